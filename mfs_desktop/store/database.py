@@ -1,0 +1,231 @@
+"""Opening the SQLCipher database: key, verify, classify failures, migrate, one connection per thread."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import sqlcipher3
+
+from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, NotAnMfsDatabase
+
+log = logging.getLogger(__name__)
+
+APPLICATION_ID = 0x4D465344  # 'MFSD', set by migration 0001
+PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
+PAGE_SIZE = 4096  # SQLCipher 4 default
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+Connection = sqlcipher3.Connection
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations() -> tuple[Migration, ...]:
+    found = []
+    for entry in resources.files("mfs_desktop.store.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda migration: migration.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations are not numbered 1..n: {[m.version for m in found]}")
+    return tuple(found)
+
+
+MIGRATIONS = load_migrations()
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def _silence_sqlcipher_log() -> None:
+    # SQLCipher writes "ERROR CORE ... hmac check failed" to stderr on every wrong key; the
+    # log level is process-wide, so set it once before any keyed connection exists.
+    probe = sqlcipher3.connect(":memory:")
+    try:
+        probe.execute("PRAGMA cipher_log_level = NONE")
+    finally:
+        probe.close()
+
+
+_silence_sqlcipher_log()
+
+
+def _raw_key_pragma(key: bytes) -> str:
+    if len(key) != 32:
+        raise ValueError("the database key must be 32 bytes")
+    return f"PRAGMA key = \"x'{key.hex()}'\""
+
+
+def _file_state(path: Path) -> str:
+    """A plain reason the file does not open, from its outside: size and header."""
+    size = path.stat().st_size
+    with open(path, "rb") as handle:
+        head = handle.read(16)
+    if head == PLAIN_SQLITE_HEADER:
+        return "plain"
+    if size < PAGE_SIZE or size % PAGE_SIZE:
+        return "truncated"
+    return "unreadable"
+
+
+def _refuse_unopenable(path: Path, cause: Exception) -> Exception:
+    state = _file_state(path)
+    if state == "plain":
+        return NotAnMfsDatabase(f"{path} is an unencrypted SQLite file, not an MFS Desktop database; nothing was changed.")
+    if state == "truncated":
+        return DatabaseDamaged(f"{path} is truncated (cut off mid-page); restore it from a backup. Nothing was changed.")
+    return DatabaseDamaged(
+        f"{path} does not open with its key: it is damaged or is not the database this key belongs to. Nothing was changed."
+    )
+
+
+def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: bool = True) -> Connection:
+    """Open, key and verify a connection; migrate the schema forward if asked.
+
+    Nothing is written before the key is verified by a query (and, with `check_integrity`,
+    before `quick_check` passes), so a wrong key or a damaged file is never changed.
+    """
+    exists = path.exists() and path.stat().st_size > 0
+    # check_same_thread=False only so that `Database.close` may close every thread's connection;
+    # each connection is still used by the one thread that opened it.
+    connection = sqlcipher3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+    try:
+        connection.execute(_raw_key_pragma(key))
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            if check_integrity and exists:
+                problems = [row[0] for row in connection.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise DatabaseDamaged(f"{path} is damaged ({len(problems)} problems found); restore it from a backup. Nothing was changed.")
+        except sqlcipher3.DatabaseError as exc:
+            if exists:
+                raise _refuse_unopenable(path, exc) from exc
+            raise
+        _check_identity(connection, path, exists)
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA busy_timeout = 10000")
+        connection.execute("PRAGMA secure_delete = ON")
+        connection.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a process crash loses nothing committed; only a power cut may
+        # lose the last commits, never corrupt. FULL costs an fsync per turn.
+        connection.execute("PRAGMA synchronous = NORMAL")
+        if migrate:
+            apply_migrations(connection)
+        return connection
+    except BaseException:
+        connection.close()
+        raise
+
+
+def _check_identity(connection: Connection, path: Path, exists: bool) -> None:
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version > LATEST_VERSION:
+        raise DatabaseTooNew(
+            f"{path} was written by a newer MFS Desktop (schema {version}, this one knows {LATEST_VERSION}); "
+            "update the app. Nothing was changed."
+        )
+    if version == 0:
+        tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            raise NotAnMfsDatabase(f"{path} holds tables that are not MFS Desktop's; nothing was changed.")
+        return
+    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+    if application_id != APPLICATION_ID:
+        raise NotAnMfsDatabase(f"{path} is not an MFS Desktop database; nothing was changed.")
+
+
+def schema_version(connection: Connection) -> int:
+    return connection.execute("PRAGMA user_version").fetchone()[0]
+
+
+def apply_migrations(connection: Connection, target: int = LATEST_VERSION) -> list[int]:
+    """Apply every migration after the stored version, each in its own transaction."""
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.version <= schema_version(connection) or migration.version > target:
+            continue
+        started = time.perf_counter()
+        script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\nCOMMIT;\n"
+        try:
+            connection.executescript(script)
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        applied.append(migration.version)
+        log.info("migration %04d applied in %.1f ms", migration.version, (time.perf_counter() - started) * 1000)
+    return applied
+
+
+class Database:
+    """The database file plus its key; hands each thread its own connection."""
+
+    def __init__(self, path: Path, key: bytes) -> None:
+        self.path = path
+        self._key = key
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._all: list[Connection] = []
+        first = connect(path, key, check_integrity=True)
+        self._adopt(first)
+
+    def _adopt(self, connection: Connection) -> None:
+        self._local.connection = connection
+        with self._lock:
+            self._all.append(connection)
+
+    def connection(self) -> Connection:
+        existing = getattr(self._local, "connection", None)
+        if existing is None:
+            existing = connect(self.path, self._key, migrate=False)
+            self._adopt(existing)
+        return existing
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception."""
+        connection = self.connection()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlcipher3.OperationalError as exc:
+            raise DatabaseBusy(f"The database is busy (another MFS Desktop process is writing): {exc}.") from exc
+        try:
+            yield connection
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    def rekey(self, new_key: bytes) -> None:
+        """Re-encrypt every page under `new_key` in one transaction (SQLCipher's PRAGMA rekey)."""
+        connection = self.connection()
+        with self._lock:
+            if len(self._all) != 1:
+                raise RuntimeError("rekey needs the only open connection")
+        connection.execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
+        self.checkpoint()
+        self._key = new_key
+
+    def checkpoint(self) -> None:
+        """Move the WAL into the main file and truncate it, so no old page versions linger."""
+        self.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        with self._lock:
+            connections, self._all = self._all, []
+        for connection in connections:
+            with contextlib.suppress(sqlcipher3.ProgrammingError):
+                connection.close()
+        self._local = threading.local()

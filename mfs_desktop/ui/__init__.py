@@ -1,0 +1,1 @@
+"""The PySide6 interface: the only package that imports Qt."""
