@@ -169,7 +169,7 @@ def import_json(database: Database, text: str) -> str:
     _verify_messages(conversation, messages)
     store = AttachmentStore(database)
     for item, data in blobs:
-        stored = store.put(data, name=item["name"], media_type=item["media_type"])
+        stored = store.put(data, name=item["name"], media_type=item["media_type"], now=item["created_at"])
         if stored.sha256 != item["sha256"]:
             raise InvalidInput(f"Attachment {item['sha256'][:12]}… does not match its content.")
     import_conversation(database, conversation, messages, retractions)

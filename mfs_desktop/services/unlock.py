@@ -76,18 +76,19 @@ def open_database(
     if data_dir.pending_vault.exists():
         records.append(read_vault(data_dir.pending_vault))
     typed = passphrase(False) if any(r.mode == "passphrase" for r in records) else None
-    failure: Exception | None = None
+    failures: list[Exception] = []
     for index, record in enumerate(records):
         try:
             key = unlock_record(record, typed)
             database = Database(data_dir.database, key)
         except (WrongPassphrase, DatabaseDamaged, KeychainProblem, PassphraseRequired) as exc:
-            failure = failure or exc
+            failures.append(exc)
             continue
         _settle_pending(data_dir, records, index)
         return database
-    assert failure is not None
-    raise failure
+    # Mid-rekey, the old record may unlock a key the database no longer has: what the user
+    # must hear then is that the passphrase is not the current one.
+    raise next((f for f in failures if isinstance(f, WrongPassphrase)), failures[0])
 
 
 def _first_start(data_dir: DataDir, passphrase: PassphraseSource, use_keychain: bool, scrypt_n: int) -> Database:

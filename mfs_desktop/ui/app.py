@@ -1,0 +1,48 @@
+"""Start the window: unlock (keychain, MFS_PASSPHRASE or the unlock dialog), then show it."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from mfs_desktop.errors import EnvironmentFault, PassphraseRequired, WrongPassphrase
+from mfs_desktop.services.session import Session, open_session
+from mfs_desktop.services.unlock import DataDir
+from mfs_desktop.ui.main_window import MainWindow
+from mfs_desktop.ui.unlock_dialog import UnlockDialog
+
+
+def unlock_interactively(data_dir: DataDir) -> Session | None:
+    """Open the session, asking for the passphrase as often as needed; None if the user cancels."""
+    typed: str | None = os.environ.get("MFS_PASSPHRASE")
+    error = ""
+    while True:
+        try:
+            return open_session(data_dir, lambda new: typed)
+        except (PassphraseRequired, WrongPassphrase) as fault:
+            if typed is not None:
+                error = fault.message
+            dialog = UnlockDialog(creating=not data_dir.vault.exists(), error=error)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            typed = dialog.passphrase.text()
+
+
+def run_app(data_dir: DataDir) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("MFS Desktop")
+    try:
+        session = unlock_interactively(data_dir)
+    except EnvironmentFault as fault:
+        QMessageBox.critical(None, "MFS Desktop", fault.message)
+        raise
+    if session is None:
+        return 0
+    window = MainWindow(session)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        session.close()
