@@ -6,7 +6,7 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -69,6 +69,9 @@ class MainWindow(QMainWindow):
         self.resize(1100, 720)
 
         self.conversations = QListWidget()
+        self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conversations.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conversations.setSpacing(2)
         self.conversations.currentItemChanged.connect(self._on_selected)
         new_button = QPushButton("New conversation")
         new_button.clicked.connect(self.new_conversation)
@@ -104,9 +107,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([300, 800])
         self.setCentralWidget(splitter)
         self._build_menu()
-        mode = "system keychain" if self.session.data_dir.vault.exists() and '"keychain"' in \
-            self.session.data_dir.vault.read_text() else "passphrase"
-        self.statusBar().showMessage(f"Encrypted database · key in {mode} · {self.session.data_dir.root}")
+        self.statusBar().showMessage(f"Encrypted database · {self.session.data_dir.root}")
         self.refresh_conversations()
 
     def _build_menu(self) -> None:
@@ -149,6 +150,10 @@ class MainWindow(QMainWindow):
         conversation = self.session.transcript.conversation(self.current_id)
         self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
         self.view.setHtml(render_messages(self.session.transcript.newest_page(self.current_id, limit=PAGE)))
+        # The document is laid out on the next event-loop pass; scroll to the newest after it.
+        QTimer.singleShot(0, self._scroll_to_newest)
+
+    def _scroll_to_newest(self) -> None:
         scrollbar = self.view.verticalScrollBar()
         scrollbar.setValue(scrollbar.maximum())
 
@@ -206,7 +211,7 @@ class MainWindow(QMainWindow):
             return
         filters = {"md": "Markdown (*.md)", "json": "JSON (*.json)", "html": "HTML page (*.html)"}
         path, chosen = QFileDialog.getSaveFileName(
-            self, "Export (plaintext: the file will not be encrypted)", f"conversation.md",
+            self, "Export (plaintext: the file will not be encrypted)", "conversation.md",
             ";;".join(filters[f] for f in FORMATS))
         if not path:
             return
