@@ -18,15 +18,19 @@ def _turn(session: Session, conversation_id: str, question: str, answer: str) ->
     session.transcript.append(conversation_id, [MessageDraft("user", question), MessageDraft("assistant", answer)])
 
 
+def _tool_turn(session: Session, conversation_id: str, question: str, tool: str, arguments: str, answer: str) -> None:
+    session.transcript.append(conversation_id, [
+        MessageDraft("user", question),
+        MessageDraft("assistant", "", tool_name=tool, tool_arguments=arguments, tool_call_id="c1"),
+        MessageDraft("tool", "result", tool_name=tool, tool_call_id="c1"),
+        MessageDraft("assistant", answer),
+    ])
+
+
 def test_append_assigns_uids_turns_hashes_and_title(session: Session) -> None:
     conversation = session.transcript.create_conversation()
     _turn(session, conversation.id, "Plan a trip to Lisbon\nin May", "Sure.")
-    session.transcript.append(conversation.id, [
-        MessageDraft("user", "Which train?"),
-        MessageDraft("assistant", "", tool_name="record_value", tool_arguments='{"key": "city"}', tool_call_id="c1"),
-        MessageDraft("tool", "stored", tool_name="record_value", tool_call_id="c1"),
-        MessageDraft("assistant", "The 8:05."),
-    ])
+    _tool_turn(session, conversation.id, "Which train?", "record_value", '{"key": "city"}', "The 8:05.")
     messages = session.transcript.messages(conversation.id)
     assert [m.uid for m in messages] == [1, 2, 3, 4, 5, 6]
     assert [m.turn_ordinal for m in messages] == [1, 1, 2, 2, 2, 2]
@@ -96,12 +100,7 @@ def test_edit_rewinds_in_a_new_epoch_and_lineage_keeping_originals(session: Sess
 def test_delete_takes_whole_turn_or_whole_answer(session: Session) -> None:
     conversation = session.transcript.create_conversation()
     _turn(session, conversation.id, "q0", "a0")
-    session.transcript.append(conversation.id, [
-        MessageDraft("user", "q1"),
-        MessageDraft("assistant", "", tool_name="recall_history", tool_arguments="{}", tool_call_id="c"),
-        MessageDraft("tool", "result", tool_name="recall_history", tool_call_id="c"),
-        MessageDraft("assistant", "a1"),
-    ])
+    _tool_turn(session, conversation.id, "q1", "recall_history", "{}", "a1")
     _turn(session, conversation.id, "q2", "a2")
     assert session.transcript.delete_message(conversation.id, 5) == [4, 5, 6]  # a tool result never loses its call
     assert [m.text for m in session.transcript.messages(conversation.id)] == ["q0", "a0", "q1", "q2", "a2"]
