@@ -35,7 +35,10 @@ _MESSAGE_COLUMNS = (
     "conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, epoch, status, "
     "generation_id, tool_name, tool_arguments, tool_call_id, quoted_uid, edit_of_uid, attachment_sha256"
 )
-_VISIBLE = "NOT EXISTS (SELECT 1 FROM retractions r WHERE r.conversation_id = m.conversation_id AND r.uid = m.uid)"
+_VISIBLE = (
+    "NOT EXISTS (SELECT 1 FROM retractions r WHERE r.conversation_id = m.conversation_id AND r.uid = m.uid) "
+    "AND NOT EXISTS (SELECT 1 FROM hidden_alternatives h WHERE h.conversation_id = m.conversation_id AND h.uid = m.uid)"
+)
 
 
 def new_id() -> str:
@@ -91,35 +94,8 @@ class TranscriptStore:
         """Append messages atomically: all of them, or none after a crash."""
         if not drafts:
             return []
-        stamp = time.time() if now is None else now
         with self._db.transaction() as connection:
-            conversation = _require_live(connection, conversation_id)
-            last = connection.execute(
-                f"SELECT uid, turn_ordinal FROM messages m WHERE conversation_id = ? AND {_VISIBLE} "
-                "ORDER BY uid DESC LIMIT 1",
-                (conversation_id,),
-            ).fetchone()
-            top_uid = connection.execute(
-                "SELECT coalesce(max(uid), 0) FROM messages WHERE conversation_id = ?", (conversation_id,)
-            ).fetchone()[0]
-            turn = last[1] if last else 0
-            rows = []
-            for offset, draft in enumerate(drafts, start=1):
-                _validate_draft(draft)
-                if draft.role == "user":
-                    turn += 1
-                elif turn == 0:
-                    raise InvalidInput("A conversation starts with a user message.")
-                rows.append(_message_row(conversation, draft, top_uid + offset, turn, stamp, None))
-            _insert_messages(connection, rows)
-            first_user = next((d.text for d in drafts if d.role == "user"), None)
-            title = conversation.title or (title_from(first_user) if first_user else "")
-            connection.execute(
-                "UPDATE conversations SET transcript_revision = transcript_revision + 1, updated_at = ?, title = ? "
-                "WHERE id = ?",
-                (stamp, title, conversation_id),
-            )
-        return [_message_from_row(row) for row in rows]
+            return append_in_transaction(connection, conversation_id, drafts, now=now)
 
     def messages(
         self, conversation_id: str, *, include_retracted: bool = False, uid_from: int = 1, uid_to: int | None = None
@@ -242,7 +218,8 @@ class TranscriptStore:
                 if conversation.trashed_at is None:
                     raise InvalidInput(f"Conversation {conversation_id} is not in the trash; delete it first.")
                 connection.execute("UPDATE conversations SET purging = 1 WHERE id = ?", (conversation_id,))
-                for table in ("trajectory", "ledger", "segments", "generations", "retractions", "messages"):
+                for table in ("trajectory", "ledger", "segments", "generations", "hidden_alternatives", "retractions",
+                              "messages"):
                     connection.execute(f"DELETE FROM {table} WHERE conversation_id = ?", (conversation_id,))
                 connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         if conversation_ids:
@@ -258,6 +235,38 @@ class TranscriptStore:
 
 
 # helpers that run inside a caller's transaction ------------------------------------------
+
+
+def append_in_transaction(
+    connection: Connection, conversation_id: str, drafts: Sequence[MessageDraft], *, now: float | None = None
+) -> list[Message]:
+    """Assign uids and turn ordinals and insert, inside the caller's transaction."""
+    stamp = time.time() if now is None else now
+    conversation = _require_live(connection, conversation_id)
+    last = connection.execute(
+        f"SELECT uid, turn_ordinal FROM messages m WHERE conversation_id = ? AND {_VISIBLE} ORDER BY uid DESC LIMIT 1",
+        (conversation_id,),
+    ).fetchone()
+    top_uid = connection.execute(
+        "SELECT coalesce(max(uid), 0) FROM messages WHERE conversation_id = ?", (conversation_id,)
+    ).fetchone()[0]
+    turn = last[1] if last else 0
+    rows = []
+    for offset, draft in enumerate(drafts, start=1):
+        _validate_draft(draft)
+        if draft.role == "user":
+            turn += 1
+        elif turn == 0:
+            raise InvalidInput("A conversation starts with a user message.")
+        rows.append(_message_row(conversation, draft, top_uid + offset, turn, stamp, None))
+    _insert_messages(connection, rows)
+    first_user = next((d.text for d in drafts if d.role == "user"), None)
+    title = conversation.title or (title_from(first_user) if first_user else "")
+    connection.execute(
+        "UPDATE conversations SET transcript_revision = transcript_revision + 1, updated_at = ?, title = ? WHERE id = ?",
+        (stamp, title, conversation_id),
+    )
+    return [_message_from_row(row) for row in rows]
 
 
 def _read_conversation(connection: Connection, conversation_id: str) -> Conversation:

@@ -1,0 +1,1 @@
+"""Send-view assembly and frozen snapshots. No Qt here."""

@@ -1,0 +1,143 @@
+"""The embedded llama.cpp model (llama-cpp-python), with KV-cache prefix reuse across turns.
+
+A `Llama` object is not thread-safe: one `EmbeddedModel` belongs to one worker thread.
+The chat template comes from the GGUF. To keep the cache prefix exact, the tokens of the
+previous call (prompt + the answer's sampled ids, as they sit in the KV cache) are kept and
+the next prompt is tokenized only past them whenever its text extends theirs: re-tokenizing
+an answer need not reproduce the ids that were sampled.
+"""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import llama_cpp
+from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+from mfs_desktop.errors import NotFound
+from mfs_desktop.runtime.model_files import check_gguf
+from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, Usage
+
+
+class EmbeddedModel:
+    def __init__(self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None) -> None:
+        check_gguf(model_path)
+        try:
+            self._llama = llama_cpp.Llama(
+                str(model_path), n_ctx=n_ctx, n_threads=n_threads, n_batch=512, verbose=False, use_mmap=True
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise NotFound(f"llama.cpp could not load {model_path} ({exc}); choose another GGUF file.") from None
+        self.name = model_path.name
+        self.window = self._llama.n_ctx()
+        template = self._llama.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise NotFound(f"{model_path} carries no chat template; choose an instruction-tuned GGUF.")
+        vocab_text = lambda token: self._llama.detokenize([token], special=True).decode("utf-8", "ignore")  # noqa: E731
+        self._formatter = Jinja2ChatFormatter(
+            template, eos_token=vocab_text(self._llama.token_eos()), bos_token=vocab_text(self._llama.token_bos()),
+            add_generation_prompt=True,
+        )
+        self._cached_text = ""
+        self._cached_tokens: list[int] = []
+        self._cancel: threading.Event | None = None
+        # llama.cpp polls this between compute graphs: it is how a long prefill is aborted.
+        self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
+        llama_cpp.llama_set_abort_callback(self._llama._ctx.ctx, self._abort_callback, ctypes.c_void_p())
+
+    def _should_abort(self, _data: ctypes.c_void_p) -> bool:
+        return self._cancel is not None and self._cancel.is_set()
+
+    def render(self, messages: Sequence[ChatMessage]) -> str:
+        return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
+
+    def _tokenize(self, text: str, *, first: bool) -> list[int]:
+        return self._llama.tokenize(text.encode("utf-8"), add_bos=first, special=True)
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        text = self.render(messages)
+        if self._cached_tokens and text.startswith(self._cached_text):
+            return self._cached_tokens + self._tokenize(text[len(self._cached_text):], first=False)
+        return self._tokenize(text, first=True)
+
+    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        return len(self.prompt_tokens(messages))
+
+    def clear_cache(self) -> None:
+        """Forget the KV cache (used to measure a cold turn)."""
+        self._llama.reset()
+        self._llama._ctx.kv_cache_clear()
+        self._cached_text, self._cached_tokens = "", []
+
+    def complete(
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+    ) -> Completion:
+        prompt_text = self.render(messages)
+        tokens = self.prompt_tokens(messages)
+        if len(tokens) + 1 >= self.window:
+            raise NotFound(f"The prompt needs {len(tokens)} tokens; the model window is {self.window}.")
+        context = self._llama._ctx.ctx
+        llama_cpp.llama_perf_context_reset(context)
+        self._llama.set_seed(settings.seed)
+        self._cancel = cancel
+        decoder = codecs.getincrementaldecoder("utf-8")("ignore")
+        pieces: list[str] = []
+        finish = "length"
+        sampled = 0
+        try:
+            for token in self._llama.generate(
+                tokens, temp=settings.temperature, top_p=settings.top_p, reset=True,
+            ):
+                if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
+                    finish = "stop"
+                    break
+                sampled += 1
+                piece = decoder.decode(self._llama.detokenize([token], special=False))
+                if piece:
+                    pieces.append(piece)
+                    on_text(piece)
+                if cancel.is_set():
+                    finish = "cancelled"
+                    break
+                if sampled >= settings.max_tokens or len(tokens) + sampled + 1 >= self.window:
+                    break
+        except RuntimeError:
+            if not cancel.is_set():
+                raise
+            finish = "cancelled"
+            self.clear_cache()
+        finally:
+            self._cancel = None
+        perf = llama_cpp.llama_perf_context(context)
+        text = "".join(pieces) + decoder.decode(b"", final=True)
+        evaluated_prompt = min(len(tokens), int(perf.n_p_eval))
+        self._remember(prompt_text, tokens)
+        return Completion(
+            text=text,
+            finish_reason=finish,
+            usage=Usage(
+                prompt_tokens=len(tokens),
+                prompt_tokens_reused=len(tokens) - evaluated_prompt,
+                prompt_tokens_evaluated=evaluated_prompt,
+                completion_tokens=sampled,
+                prefill_ms=round(float(perf.t_p_eval_ms), 3),
+                decode_ms=round(float(perf.t_eval_ms), 3),
+            ),
+        )
+
+    def _remember(self, prompt_text: str, prompt_ids: list[int]) -> None:
+        """Keep the exact ids now in the KV cache and the text they stand for."""
+        in_cache = [int(t) for t in self._llama._input_ids.tolist()]
+        self._cached_text, self._cached_tokens = "", []
+        if in_cache[: len(prompt_ids)] != prompt_ids:
+            return
+        try:
+            answer_text = self._llama.detokenize(in_cache[len(prompt_ids):], special=False).decode("utf-8", "strict")
+        except UnicodeDecodeError:  # the cache ends inside a character: start afresh next time
+            return
+        self._cached_text = prompt_text + answer_text
+        self._cached_tokens = in_cache

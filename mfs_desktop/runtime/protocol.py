@@ -1,0 +1,64 @@
+"""One small protocol for a chat model, and the values that cross it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str  # system / user / assistant / tool
+    content: str
+
+
+@dataclass(frozen=True)
+class SamplingSettings:
+    max_tokens: int = 512
+    temperature: float = 0.7
+    top_p: float = 0.95
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Per call. For the embedded model every figure comes from llama.cpp itself."""
+
+    prompt_tokens: int
+    prompt_tokens_reused: int
+    prompt_tokens_evaluated: int
+    completion_tokens: int
+    prefill_ms: float
+    decode_ms: float
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: str  # JSON text as the model wrote it; validated by the tool, never trusted
+    call_id: str
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    finish_reason: str  # "stop", "length", "cancelled" or "tool_call"
+    usage: Usage
+    tool_call: ToolCall | None = None
+
+
+TextSink = Callable[[str], None]
+
+
+class ChatModel(Protocol):
+    name: str
+
+    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Exact prompt tokens of these messages rendered with the model's own template."""
+
+    def complete(
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+    ) -> Completion:
+        """Stream the answer into `on_text`; setting `cancel` stops within a token."""

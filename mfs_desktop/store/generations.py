@@ -1,0 +1,146 @@
+"""Durable generations: the frozen snapshot is stored before the model is called (invariant 6)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from mfs_desktop.errors import NotFound
+from mfs_desktop.store.database import Connection, Database
+from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.transcript import append_in_transaction, new_id
+
+UNFINISHED = ("frozen", "streaming")
+
+
+@dataclass(frozen=True)
+class GenerationRecord:
+    id: str
+    conversation_id: str
+    user_uid: int
+    epoch: int
+    lineage_id: str
+    snapshot: bytes
+    fingerprint: str
+    status: str
+    provider: str
+    model: str
+    prompt_tokens: int | None
+    prompt_tokens_reused: int | None
+    prompt_tokens_evaluated: int | None
+    completion_tokens: int | None
+    prefill_ms: float | None
+    decode_ms: float | None
+    finish_reason: str | None
+    error: str | None
+    regenerates: str | None
+    created_at: float
+
+
+_COLUMNS = (
+    "id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, status, provider, model, prompt_tokens, "
+    "prompt_tokens_reused, prompt_tokens_evaluated, completion_tokens, prefill_ms, decode_ms, finish_reason, error, "
+    "regenerates, created_at"
+)
+
+
+def _record(row: tuple) -> GenerationRecord:
+    values = list(row)
+    values[5] = bytes(values[5])
+    return GenerationRecord(*values)
+
+
+class GenerationStore:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    def freeze(
+        self, conversation_id: str, user_uid: int, epoch: int, lineage_id: str, snapshot: bytes, fingerprint: str,
+        *, provider: str, model: str, regenerates: str | None = None,
+    ) -> str:
+        generation_id = new_id()
+        with self._db.transaction() as connection:
+            connection.execute(
+                "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, "
+                "provider, model, regenerates, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (generation_id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, provider, model,
+                 regenerates, time.time()),
+            )
+        return generation_id
+
+    def get(self, generation_id: str) -> GenerationRecord:
+        row = self._db.connection().execute(f"SELECT {_COLUMNS} FROM generations WHERE id = ?", (generation_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"No generation {generation_id}.")
+        return _record(row)
+
+    def for_conversation(self, conversation_id: str) -> list[GenerationRecord]:
+        rows = self._db.connection().execute(
+            f"SELECT {_COLUMNS} FROM generations WHERE conversation_id = ? ORDER BY created_at, rowid", (conversation_id,))
+        return [_record(row) for row in rows]
+
+    def unfinished(self, conversation_id: str) -> list[GenerationRecord]:
+        rows = self._db.connection().execute(
+            f"SELECT {_COLUMNS} FROM generations WHERE conversation_id = ? AND status IN ('frozen', 'streaming') "
+            "ORDER BY created_at", (conversation_id,))
+        return [_record(row) for row in rows]
+
+    def start(self, generation_id: str) -> None:
+        """frozen/streaming → streaming; anything else (finished, failed, abandoned) is refused."""
+        with self._db.transaction() as connection:
+            changed = connection.execute(
+                "UPDATE generations SET status = 'streaming' WHERE id = ? AND status IN ('frozen', 'streaming')",
+                (generation_id,)).rowcount
+        if not changed:
+            raise NotFound(f"Generation {generation_id} is no longer open; start a new answer instead.")
+
+    def mark(self, generation_id: str, status: str, *, error: str | None = None) -> None:
+        with self._db.transaction() as connection:
+            connection.execute("UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id))
+
+    def commit_answer(
+        self, generation: GenerationRecord, drafts: list[MessageDraft], *, status: str, finish_reason: str,
+        usage: dict[str, float | int], hide_generation: str | None = None,
+    ) -> list[Message]:
+        """Append the answer and record its usage in one transaction; a crash leaves neither."""
+        with self._db.transaction() as connection:
+            current = connection.execute(
+                "SELECT status FROM generations WHERE id = ?", (generation.id,)).fetchone()
+            if current is None or current[0] not in UNFINISHED:
+                raise NotFound(f"Generation {generation.id} is no longer open (it was {current and current[0]}).")
+            if hide_generation:
+                _hide_generation(connection, generation.conversation_id, hide_generation)
+            messages = append_in_transaction(connection, generation.conversation_id, drafts)
+            connection.execute(
+                "UPDATE generations SET status = ?, finish_reason = ?, prompt_tokens = ?, prompt_tokens_reused = ?, "
+                "prompt_tokens_evaluated = ?, completion_tokens = ?, prefill_ms = ?, decode_ms = ?, finished_at = ? "
+                "WHERE id = ?",
+                (status, finish_reason, usage["prompt_tokens"], usage["prompt_tokens_reused"],
+                 usage["prompt_tokens_evaluated"], usage["completion_tokens"], usage["prefill_ms"], usage["decode_ms"],
+                 time.time(), generation.id),
+            )
+        return messages
+
+    def select_answer(self, conversation_id: str, generation_id: str) -> None:
+        """Show another stored answer of the newest turn; the others stay, hidden."""
+        with self._db.transaction() as connection:
+            row = connection.execute(f"SELECT {_COLUMNS} FROM generations WHERE id = ?", (generation_id,)).fetchone()
+            if row is None or row[1] != conversation_id:
+                raise NotFound(f"No generation {generation_id} in conversation {conversation_id}.")
+            chosen = _record(row)
+            siblings = [row[0] for row in connection.execute(
+                "SELECT id FROM generations WHERE conversation_id = ? AND user_uid = ? AND id != ?",
+                (conversation_id, chosen.user_uid, generation_id))]
+            connection.execute("DELETE FROM hidden_alternatives WHERE generation_id = ?", (generation_id,))
+            for sibling in siblings:
+                _hide_generation(connection, conversation_id, sibling)
+            connection.execute(
+                "UPDATE conversations SET transcript_revision = transcript_revision + 1 WHERE id = ?", (conversation_id,))
+
+
+def _hide_generation(connection: Connection, conversation_id: str, generation_id: str) -> None:
+    connection.execute(
+        "INSERT OR IGNORE INTO hidden_alternatives (conversation_id, uid, generation_id) "
+        "SELECT conversation_id, uid, generation_id FROM messages WHERE conversation_id = ? AND generation_id = ?",
+        (conversation_id, generation_id),
+    )
