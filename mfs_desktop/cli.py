@@ -144,6 +144,12 @@ def cmd_empty_trash(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_chat(args: argparse.Namespace) -> int:
+    from mfs_desktop.cli_chat import run_chat
+
+    return run_chat(args, _open(args))
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from mfs_desktop.ui.app import run_app
 
@@ -191,6 +197,20 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text)
         sub.add_argument("conversation", metavar="ID")
         sub.set_defaults(handler=handler)
+    chat = commands.add_parser("chat", help="chat in the terminal: one turn with MESSAGE, a loop without")
+    target = chat.add_mutually_exclusive_group()
+    target.add_argument("--conversation", metavar="ID", help="continue this conversation")
+    target.add_argument("--new", action="store_true", help="start a new conversation (the default)")
+    chat.add_argument("--provider", choices=("embedded", "openai", "fake"), default="embedded")
+    chat.add_argument("--model", type=Path, help="a GGUF file (embedded; default: the bundled SmolLM2-135M)")
+    chat.add_argument("--window", type=int, default=8192, help="model window in tokens")
+    chat.add_argument("--max-tokens", type=int, default=512)
+    chat.add_argument("--temperature", type=float, default=0.7)
+    chat.add_argument("--seed", type=int, default=0)
+    chat.add_argument("--json", action="store_true", help="print one JSON object: conversation id, answer, usage")
+    chat.add_argument("message", nargs="?", help="one message; without it, an interactive loop")
+    chat.set_defaults(handler=cmd_chat)
+
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)
     return parser

@@ -1,0 +1,101 @@
+"""`mfs-desktop chat`: the same services the window uses, in a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import threading
+from collections.abc import Callable
+
+from mfs_desktop.errors import InvalidInput
+from mfs_desktop.runtime.protocol import SamplingSettings
+from mfs_desktop.services.chat import ChatService, TurnResult
+from mfs_desktop.services.models import ModelChoice, build_model
+from mfs_desktop.services.session import Session
+
+
+def _interruptible(work: Callable[[threading.Event], TurnResult]) -> TurnResult:
+    """Run a generation on a worker; Ctrl-C stops it and keeps the partial answer."""
+    cancel = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = work(cancel)
+        except BaseException as exc:  # re-raised on the main thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=target, name="generation", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        try:
+            worker.join(0.1)
+        except KeyboardInterrupt:
+            cancel.set()
+            print("\n[stopping…]", file=sys.stderr)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["result"]  # type: ignore[return-value]
+
+
+def _printer(enabled: bool) -> Callable[[str], None]:
+    def show(piece: str) -> None:
+        if enabled:
+            sys.stdout.write(piece)
+            sys.stdout.flush()
+    return show
+
+
+def _report(result: TurnResult, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({
+            "conversation_id": result.conversation_id,
+            "generation_id": result.generation_id,
+            "answer": result.answer,
+            "status": result.status,
+            "finish_reason": result.finish_reason,
+            "usage": dataclasses.asdict(result.usage),
+        }, ensure_ascii=False))
+        return
+    if result.status == "partial":
+        sys.stdout.write(" [stopped: partial answer kept]")
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+def run_chat(args: argparse.Namespace, session: Session) -> int:
+    if args.message is not None and not args.message.strip():
+        raise InvalidInput("The message is empty.")
+    conversation_id = args.conversation or session.transcript.create_conversation().id
+    session.transcript.conversation(conversation_id)  # a plain error for an unknown id, before loading a model
+    model = build_model(ModelChoice(args.provider, args.model, args.window))
+    service = ChatService(
+        session, model, provider=args.provider, window=args.window,
+        sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),
+    )
+    show = _printer(not args.json)
+    for pending in service.generations.unfinished(conversation_id):
+        print(f"[finishing an interrupted answer, generation {pending.id}]", file=sys.stderr)
+        _report(_interruptible(lambda cancel, g=pending.id: service.resume(g, on_text=show, cancel=cancel)), args.json)
+    if args.message is not None:
+        _report(_interruptible(lambda cancel: service.send(conversation_id, args.message, on_text=show, cancel=cancel)),
+                args.json)
+        return 0
+    print(f"conversation {conversation_id} · {model.name} · /regenerate, /quit", file=sys.stderr)
+    while True:
+        try:
+            line = input("you> ")
+        except (EOFError, KeyboardInterrupt):
+            print(file=sys.stderr)
+            return 0
+        if line.strip() in ("/quit", "/exit"):
+            return 0
+        if not line.strip():
+            continue
+        if line.strip() == "/regenerate":
+            work = lambda cancel: service.regenerate(conversation_id, on_text=show, cancel=cancel)  # noqa: E731
+        else:
+            work = lambda cancel, text=line: service.send(conversation_id, text, on_text=show, cancel=cancel)  # noqa: E731
+        _report(_interruptible(work), args.json)
