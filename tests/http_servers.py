@@ -1,0 +1,97 @@
+"""Real loopback servers for the HTTP adapter tests: llama.cpp's own and a misbehaving one."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from mfs_desktop.runtime.model_files import default_model_path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LlamaServer:
+    """`python -m llama_cpp.server` with the bundled GGUF, on a free loopback port."""
+
+    def __init__(self, *extra: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        # A file, not a pipe: llama.cpp logs a lot, and a full pipe would stall the server.
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model_path()), "--host", "127.0.0.1",
+             "--port", str(self.port), "--n_ctx", "2048", "--model_alias", "smol", *extra],
+            stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                self.log.seek(0)
+                raise RuntimeError(f"llama_cpp.server exited: {self.log.read().decode()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/models", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("llama_cpp.server did not start within 90 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+class MisbehavingServer:
+    """Answers every POST with `status` (or garbage, or a hang); records every path it was asked."""
+
+    def __init__(self, status: int = 500, *, mode: str = "status") -> None:
+        self.status = status
+        self.mode = mode
+        self.paths: list[str] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                owner.paths.append(self.path)
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if owner.mode == "hang":
+                    time.sleep(5)
+                    return
+                if owner.mode == "garbage":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    self.wfile.write(b"data: {not json at all\n\n")
+                    return
+                body = json.dumps({"error": {"message": "scripted failure"}}).encode()
+                self.send_response(owner.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

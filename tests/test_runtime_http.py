@@ -1,0 +1,134 @@
+"""The OpenAI-compatible adapter against a real llama.cpp server on loopback, and the
+primary/fallback state machine of seed 003 section 9.1 against misbehaving servers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from http_servers import LlamaServer, MisbehavingServer, free_port
+
+from mfs_desktop.runtime.errors import ProviderError
+from mfs_desktop.runtime.openai_http import Endpoint, EndpointSwitch, OpenAICompatibleModel
+from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings
+
+QUESTION = [ChatMessage("user", "What is 2+2? Answer briefly.")]
+SHORT = SamplingSettings(max_tokens=12, temperature=0.0)
+
+
+@pytest.fixture(scope="module")
+def llama() -> Iterator[LlamaServer]:
+    server = LlamaServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def failing() -> Iterator[MisbehavingServer]:
+    server = MisbehavingServer(500)
+    yield server
+    server.stop()
+
+
+def _ask(model: OpenAICompatibleModel, cancel: threading.Event | None = None, on_text=lambda p: None):
+    return model.complete(QUESTION, SHORT, on_text, cancel or threading.Event())
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_real_llama_server_answers(llama: LlamaServer, stream: bool) -> None:
+    pieces: list[str] = []
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(llama.url, "smol")), stream=stream)
+    completion = _ask(model, on_text=pieces.append)
+    assert completion.text.strip() and completion.text == "".join(pieces)
+    assert completion.finish_reason in ("stop", "length")
+    assert completion.usage.completion_tokens > 0
+    if not stream:  # the server's own usage: its template adds a system prompt our estimate cannot know
+        assert completion.usage.prompt_tokens > model.count_tokens(QUESTION)
+    if stream:
+        assert len(pieces) > 1, "the answer must arrive in pieces"
+
+
+def test_stream_stops_within_a_chunk(llama: LlamaServer) -> None:
+    cancel = threading.Event()
+    pieces: list[str] = []
+
+    def on_text(piece: str) -> None:
+        pieces.append(piece)
+        cancel.set()
+
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(llama.url, "smol")))
+    completion = model.complete([ChatMessage("user", "Tell a long story.")], SamplingSettings(max_tokens=200),
+                                on_text, cancel)
+    assert completion.finish_reason == "cancelled" and len(pieces) == 1
+
+
+@pytest.mark.parametrize("stream", [True, False])
+@pytest.mark.parametrize("status", [500, 503, 429])
+def test_primary_error_switches_to_complete_fallback(llama: LlamaServer, stream: bool, status: int) -> None:
+    primary = MisbehavingServer(status)
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(primary.url, "big", "k1"), Endpoint(llama.url, "smol", "k2"),
+                            on_event=lambda kind, reason: events.append((kind, reason)))
+    completion = _ask(OpenAICompatibleModel(switch, stream=stream))
+    primary.stop()
+    assert completion.text.strip()
+    assert primary.paths == ["/v1/chat/completions"], "the request must have reached the primary first"
+    assert events == [("fallback", f"HTTP {status}")] and switch.active == "fallback"
+
+
+def test_refused_connection_and_timeout_switch(llama: LlamaServer) -> None:
+    refused = Endpoint(f"http://127.0.0.1:{free_port()}/v1", "big", "k")
+    switch = EndpointSwitch(refused, Endpoint(llama.url, "smol", "k"))
+    assert _ask(OpenAICompatibleModel(switch)).text
+    assert switch.active == "fallback"
+    hanging = MisbehavingServer(mode="hang")
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(hanging.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            on_event=lambda kind, reason: events.append((kind, reason)))
+    assert _ask(OpenAICompatibleModel(switch, timeout=1.0, stream=False)).text
+    assert events == [("fallback", "timed out")]
+    hanging.stop()
+
+
+def test_incomplete_fallback_is_never_used(llama: LlamaServer, failing: MisbehavingServer) -> None:
+    for half in (Endpoint(llama.url, "smol", ""), Endpoint(llama.url, "", "k"), Endpoint("", "smol", "k")):
+        events: list[tuple[str, str]] = []
+        switch = EndpointSwitch(Endpoint(failing.url, "big", "k"), half, on_event=lambda k, r: events.append((k, r)))
+        with pytest.raises(ProviderError, match="HTTP 500"):
+            _ask(OpenAICompatibleModel(switch))
+        assert events == [] and switch.active == "primary"
+
+
+def test_client_error_does_not_switch(llama: LlamaServer) -> None:
+    bad_request = MisbehavingServer(400)
+    switch = EndpointSwitch(Endpoint(bad_request.url, "big", "k"), Endpoint(llama.url, "smol", "k"))
+    with pytest.raises(ProviderError, match="HTTP 400"):
+        _ask(OpenAICompatibleModel(switch))
+    assert switch.active == "primary"
+    bad_request.stop()
+
+
+def test_primary_is_retried_after_cooldown_and_recovery_is_reported(llama: LlamaServer) -> None:
+    now = [0.0]
+    primary = MisbehavingServer(500)
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(primary.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            retry_primary_after=60.0, on_event=lambda k, r: events.append((k, r)), clock=lambda: now[0])
+    model = OpenAICompatibleModel(switch)
+    _ask(model)
+    now[0] = 30.0
+    _ask(model)
+    assert len(primary.paths) == 1, "within the cooldown only the fallback is asked"
+    now[0] = 61.0
+    switch.primary = Endpoint(llama.url, "smol", "k")  # the primary came back
+    _ask(model)
+    assert events == [("fallback", "HTTP 500"), ("primary", "primary endpoint answers again")]
+    primary.stop()
+
+
+def test_garbage_stream_is_a_plain_error() -> None:
+    garbage = MisbehavingServer(mode="garbage")
+    with pytest.raises(ProviderError, match="malformed"):
+        _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(garbage.url, "x"))))
+    garbage.stop()
