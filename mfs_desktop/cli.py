@@ -150,6 +150,29 @@ def cmd_chat(args: argparse.Namespace) -> int:
     return run_chat(args, _open(args))
 
 
+def cmd_endpoint(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.endpoints import ROLES, clear_endpoint, load_endpoint, save_endpoint
+
+    session = _open(args)
+    if args.action == "set":
+        if not (args.url and args.model):
+            raise InvalidInput("`endpoint set` needs --url and --model.")
+        key = os.environ.get(args.key_env, "") if args.key_env else ""
+        save_endpoint(session.database, args.role, args.url, args.model, key)
+        print(f"{args.role} endpoint saved (key {'stored encrypted' if key else 'not set'})")
+    elif args.action == "clear":
+        clear_endpoint(session.database, args.role)
+        print(f"{args.role} endpoint removed")
+    for role in ROLES:
+        endpoint = load_endpoint(session.database, role)
+        if endpoint is None:
+            print(f"{role:<9} (not set)")
+        else:
+            note = "" if role == "primary" or endpoint.complete else "  (incomplete: a fallback needs url, model and key)"
+            print(f"{role:<9} {endpoint.url}  model {endpoint.model}  key {'set' if endpoint.api_key else 'not set'}{note}")
+    return 0
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from mfs_desktop.ui.app import run_app
 
@@ -210,6 +233,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--json", action="store_true", help="print one JSON object: conversation id, answer, usage")
     chat.add_argument("message", nargs="?", help="one message; without it, an interactive loop")
     chat.set_defaults(handler=cmd_chat)
+
+    endpoint = commands.add_parser("endpoint", help="OpenAI-compatible endpoints for --provider openai")
+    endpoint.add_argument("action", choices=("show", "set", "clear"))
+    endpoint.add_argument("role", nargs="?", choices=("primary", "fallback"), default="primary")
+    endpoint.add_argument("--url", help="base URL, e.g. http://127.0.0.1:8080/v1")
+    endpoint.add_argument("--model")
+    endpoint.add_argument("--key-env", metavar="VAR", help="read the API key from this environment variable")
+    endpoint.set_defaults(handler=cmd_endpoint)
 
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)

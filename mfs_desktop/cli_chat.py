@@ -70,7 +70,7 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
         raise InvalidInput("The message is empty.")
     conversation_id = args.conversation or session.transcript.create_conversation().id
     session.transcript.conversation(conversation_id)  # a plain error for an unknown id, before loading a model
-    model = build_model(ModelChoice(args.provider, args.model, args.window))
+    model = build_model(ModelChoice(args.provider, args.model, args.window), session.database)
     service = ChatService(
         session, model, provider=args.provider, window=args.window,
         sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),

@@ -132,3 +132,24 @@ def test_garbage_stream_is_a_plain_error() -> None:
     with pytest.raises(ProviderError, match="malformed"):
         _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(garbage.url, "x"))))
     garbage.stop()
+
+
+def test_cli_chat_through_configured_endpoints(llama: LlamaServer, failing: MisbehavingServer, data_root) -> None:
+    import json
+
+    from conftest import run_cli
+
+    saved = run_cli("endpoint", "set", "primary", "--url", failing.url, "--model", "big", "--key-env", "K",
+                    data_dir=data_root, K="primary-secret")
+    assert saved.returncode == 0, saved.stderr
+    assert run_cli("endpoint", "set", "fallback", "--url", llama.url, "--model", "smol", "--key-env", "K",
+                   data_dir=data_root, K="fallback-secret").returncode == 0
+    shown = run_cli("endpoint", "show", data_dir=data_root)
+    assert "key set" in shown.stdout and "secret" not in shown.stdout
+    result = run_cli("chat", "--provider", "openai", "--json", "--max-tokens", "8", "hi", data_dir=data_root)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["answer"]
+    assert "now using the fallback (HTTP 500)" in result.stderr
+    assert failing.paths == ["/v1/chat/completions"]
+    for name in data_root.iterdir():
+        assert b"primary-secret" not in name.read_bytes(), name

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel
+from mfs_desktop.store.database import Database
+
+log = logging.getLogger(__name__)
+
+
+def _log_switch(kind: str, reason: str) -> None:
+    log.warning("model endpoint: now using the %s (%s)", kind, reason)
 
 PROVIDERS = ("embedded", "openai", "fake")
 DEFAULT_WINDOW = 8192
@@ -20,7 +28,7 @@ class ModelChoice:
     threads: int | None = None
 
 
-def build_model(choice: ModelChoice) -> ChatModel:
+def build_model(choice: ModelChoice, database: Database | None = None) -> ChatModel:
     if choice.provider == "fake":
         from mfs_desktop.runtime.fake import FakeModel
 
@@ -30,4 +38,13 @@ def build_model(choice: ModelChoice) -> ChatModel:
         from mfs_desktop.runtime.model_files import default_model_path
 
         return EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window, n_threads=choice.threads)
+    if choice.provider == "openai":
+        from mfs_desktop.runtime.openai_http import EndpointSwitch, OpenAICompatibleModel
+        from mfs_desktop.services.endpoints import load_endpoint
+
+        primary = load_endpoint(database, "primary") if database is not None else None
+        if primary is None:
+            raise InvalidInput("No endpoint is configured; run `mfs-desktop endpoint set primary --url URL --model NAME`.")
+        switch = EndpointSwitch(primary, load_endpoint(database, "fallback"), on_event=_log_switch)
+        return OpenAICompatibleModel(switch)
     raise InvalidInput(f"Unknown provider {choice.provider!r}; use one of {', '.join(PROVIDERS)}.")
