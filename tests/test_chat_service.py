@@ -23,10 +23,10 @@ class ObservingModel(FakeModel):
         self.session = session
         self.seen_generations: list[tuple[str, str]] = []
 
-    def complete(self, messages, settings, on_text, cancel):
+    def complete(self, messages, settings, on_text, cancel, **tool_options):
         rows = self.session.database.connection().execute("SELECT id, status FROM generations").fetchall()
         self.seen_generations = rows
-        return super().complete(messages, settings, on_text, cancel)
+        return super().complete(messages, settings, on_text, cancel, **tool_options)
 
 
 def test_invariant_6_snapshot_persisted_before_model_is_called(session: Session) -> None:
@@ -145,3 +145,86 @@ def test_long_conversation_keeps_newest_whole_turns(session: Session) -> None:
     assert last[0].role == "system" and last[1].role == "user" and last[-1].content.startswith("turn 29")
     assert len(last) < 61
     assert ChatMessage("user", "turn 0 " + "word " * 20) not in last
+
+
+def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:
+    from mfs_desktop.services.tools import knowledge
+    from mfs_desktop.store.trajectory import trajectory
+
+    model = FakeModel([
+        Step("tool_call", tool_name="record_value", arguments='{"key": "city", "value": "Lisbon"}'),
+        Step("tool_call", tool_name="recall_history", arguments='{"uid_start": 1, "uid_end": 1}'),
+        Step("text", "Noted: Lisbon."),
+    ])
+    service = ChatService(session, model, provider="fake")
+    conversation = session.transcript.create_conversation()
+    result = service.send(conversation.id, "I live in Lisbon, remember that.")
+    messages = session.transcript.messages(conversation.id)
+    assert [(m.role, m.tool_name) for m in messages] == [
+        ("user", None), ("assistant", "record_value"), ("tool", "record_value"),
+        ("assistant", "recall_history"), ("tool", "recall_history"), ("assistant", None)]
+    assert all(m.turn_ordinal == 1 for m in messages)
+    assert messages[2].text == "recorded city"
+    assert messages[4].text == "[uid 1 · user] I live in Lisbon, remember that."
+    assert knowledge(session, conversation.id) == {"city": "Lisbon"}
+    assert [(t.tool_name, t.status, t.call_uid, t.result_uid) for t in trajectory(session.database, conversation.id)] == [
+        ("record_value", "ok", 2, 3), ("recall_history", "ok", 4, 5)]
+    assert result.answer == "Noted: Lisbon." and result.usage.completion_tokens > 8
+    # each round saw the previous call and its result
+    assert [m.role for m in model.calls[2][-4:]] == ["assistant", "tool", "assistant", "tool"]
+    assert model.calls[2][-1].tool_call_id == messages[4].tool_call_id
+
+
+@pytest.mark.parametrize("arguments, reason", [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"uid_start": "one", "uid_end": 2}', "uid_start must be an integer"),
+    ('{"uid_start": 5, "uid_end": 2}', "must not be before"),
+    ('{"uid_start": 1, "uid_end": 100000}', "at most"),
+])
+def test_garbage_tool_arguments_become_tool_errors(session: Session, arguments: str, reason: str) -> None:
+    model = FakeModel([Step("tool_call", tool_name="recall_history", arguments=arguments), Step("text", "sorry")])
+    service = ChatService(session, model, provider="fake")
+    conversation = session.transcript.create_conversation()
+    result = service.send(conversation.id, "look back")
+    tool_message = session.transcript.messages(conversation.id)[2]
+    assert tool_message.role == "tool" and tool_message.text.startswith("error:") and reason in tool_message.text
+    assert result.status == "completed" and result.answer == "sorry"
+
+
+def test_unknown_tool_and_bad_document(session: Session) -> None:
+    model = FakeModel([Step("tool_call", tool_name="format_disk", arguments="{}"),
+                       Step("tool_call", tool_name="read_document",
+                            arguments='{"snapshot": "deadbeefdeadbeef", "offset": 0, "length": 10}'),
+                       Step("text", "done")])
+    service = ChatService(session, model, provider="fake")
+    conversation = session.transcript.create_conversation()
+    service.send(conversation.id, "go")
+    results = [m.text for m in session.transcript.messages(conversation.id) if m.role == "tool"]
+    assert results == ["error: there is no tool named 'format_disk'",
+                       "error: no document in this conversation has that snapshot id"]
+
+
+def test_read_document_reads_attached_snapshot(session: Session) -> None:
+    from mfs_desktop.store.models import MessageDraft
+
+    conversation = session.transcript.create_conversation()
+    blob = session.attachments.put("line one\nline two\nline three".encode(), name="notes.txt")
+    session.transcript.append(conversation.id, [MessageDraft("user", "here", origin="document",
+                                                             attachment_sha256=blob.sha256)])
+    model = FakeModel([Step("tool_call", tool_name="read_document",
+                            arguments=f'{{"snapshot": "{blob.sha256[:12]}", "offset": 9, "length": 8}}'),
+                       Step("text", "read it")])
+    ChatService(session, model, provider="fake").send(conversation.id, "what is on line two?")
+    tool_message = [m for m in session.transcript.messages(conversation.id) if m.role == "tool"][0]
+    assert tool_message.text == "[characters 9–17 of 28]\nline two"
+
+
+def test_tool_rounds_are_bounded(session: Session) -> None:
+    calls = [Step("tool_call", tool_name="record_value", arguments=f'{{"key": "k{i}", "value": "v"}}') for i in range(6)]
+    model = FakeModel([*calls, Step("text", "final")])
+    service = ChatService(session, model, provider="fake", max_tool_rounds=2)
+    conversation = session.transcript.create_conversation()
+    result = service.send(conversation.id, "loop forever")
+    assert sum(1 for m in session.transcript.messages(conversation.id) if m.role == "tool") == 2
+    assert result.status == "completed"

@@ -120,3 +120,43 @@ def test_chat_service_with_real_model_reports_reuse(session: Session, model: Emb
     stored = service.generations.get(second.generation_id)
     assert stored.prompt_tokens_reused == second.usage.prompt_tokens_reused and stored.decode_ms > 0
     assert [m.role for m in session.transcript.messages(conversation.id)] == ["user", "assistant"] * 2
+
+
+def test_grammar_constrained_tool_call_with_real_model(model: EmbeddedModel) -> None:
+    import json
+
+    from mfs_desktop.runtime.tools import TOOLS
+
+    messages = [ChatMessage("system", DEFAULT_SYSTEM_PROMPT),
+                ChatMessage("user", "Remember that my favourite colour is green.")]
+    completion = model.complete(messages, SamplingSettings(max_tokens=96, temperature=0.0), lambda p: None,
+                                threading.Event(), tools=TOOLS, tool_choice="required")
+    assert completion.finish_reason == "tool_call", completion
+    call = completion.tool_call
+    assert call is not None and call.name in {tool.name for tool in TOOLS}
+    arguments = json.loads(call.arguments)
+    schema = next(tool.parameters for tool in TOOLS if tool.name == call.name)
+    assert set(arguments) == set(schema["required"])
+
+
+def test_tagged_tool_call_is_held_back_and_text_streams() -> None:
+    from mfs_desktop.runtime.embedded import _ToolCallWatcher
+
+    shown: list[str] = []
+    watcher = _ToolCallWatcher(shown.append, enabled=True)
+    pieces = ["  <tool", "_call>", '{"name": "record_value", "arguments": {"key": "a", "value": "b"}}', "</tool_call>"]
+    assert [watcher.feed(p) for p in pieces] == [False, False, False, True]
+    text, call = watcher.result(forced=False)
+    assert shown == [] and text == "" and call is not None
+    assert call.name == "record_value" and call.arguments == '{"key": "a", "value": "b"}'
+
+    shown.clear()
+    watcher = _ToolCallWatcher(shown.append, enabled=True)
+    for piece in ["<to", "day is", " sunny"]:
+        watcher.feed(piece)
+    assert watcher.result(forced=False) == ("<today is sunny", None) and "".join(shown) == "<today is sunny"
+
+    watcher = _ToolCallWatcher(lambda p: None, enabled=True)
+    watcher.feed("<tool_call>{broken json")
+    text, call = watcher.result(forced=False)
+    assert call is not None and call.name == "" and call.arguments == "{broken json"

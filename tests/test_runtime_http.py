@@ -153,3 +153,25 @@ def test_cli_chat_through_configured_endpoints(llama: LlamaServer, failing: Misb
     assert failing.paths == ["/v1/chat/completions"]
     for name in data_root.iterdir():
         assert b"primary-secret" not in name.read_bytes(), name
+
+
+@pytest.fixture(scope="module")
+def llama_with_tools() -> Iterator[LlamaServer]:
+    server = LlamaServer("--chat_format", "chatml-function-calling")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_tool_call_through_openai_tools(llama_with_tools: LlamaServer, stream: bool) -> None:
+    import json
+
+    from mfs_desktop.runtime.tools import TOOLS
+
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(llama_with_tools.url, "smol")), stream=stream)
+    completion = model.complete([ChatMessage("user", "Remember that my favourite colour is green.")],
+                                SamplingSettings(max_tokens=64, temperature=0.0), lambda p: None, threading.Event(),
+                                tools=TOOLS, tool_choice="record_value")
+    assert completion.finish_reason == "tool_call" and completion.tool_call is not None
+    assert completion.tool_call.name == "record_value" and completion.tool_call.call_id
+    assert set(json.loads(completion.tool_call.arguments)) == {"key", "value"}

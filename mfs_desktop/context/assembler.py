@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from mfs_desktop.context.snapshot import SendView
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.protocol import ChatMessage, ChatModel
+from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, ToolCall
 from mfs_desktop.store.models import Conversation, Message
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -21,7 +21,10 @@ DEFAULT_SYSTEM_PROMPT = (
 
 def to_chat_message(message: Message) -> ChatMessage:
     if message.role == "assistant" and message.tool_name:
-        return ChatMessage("assistant", f"[called {message.tool_name} with {message.tool_arguments or '{}'}]")
+        call = ToolCall(message.tool_name, message.tool_arguments or "{}", message.tool_call_id or "")
+        return ChatMessage("assistant", message.text, tool_call=call)
+    if message.role == "tool":
+        return ChatMessage("tool", message.text, tool_call_id=message.tool_call_id or "")
     return ChatMessage(message.role, message.text)
 
 

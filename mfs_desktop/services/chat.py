@@ -15,13 +15,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, assemble
+from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, assemble, to_chat_message
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, Usage
+from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
+from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
-from mfs_desktop.store.models import MessageDraft
+from mfs_desktop.services.tools import ToolRunner
+from mfs_desktop.store.models import Message, MessageDraft
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,8 @@ def _ignore(_: str) -> None:
 class ChatService:
     def __init__(
         self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = SamplingSettings(),
-        system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192,
+        system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
+        max_tool_rounds: int = 4,
     ) -> None:
         self.session = session
         self.model = model
@@ -55,6 +58,9 @@ class ChatService:
         self.system_prompt = system_prompt
         self.window = window
         self.generations = GenerationStore(session.database)
+        self.tools = ToolRunner(session)
+        self.use_tools = use_tools
+        self.max_tool_rounds = max_tool_rounds
 
     def send(
         self, conversation_id: str, text: str, *, on_text: Callable[[str], None] = _ignore,
@@ -103,23 +109,51 @@ class ChatService:
     def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
         request = thaw(generation.snapshot, generation.fingerprint)
         self.generations.start(generation.id)
+        # A resumed generation continues after the tool rounds it already committed.
+        done = [m for m in self.session.transcript.messages(generation.conversation_id, uid_from=generation.user_uid)
+                if m.generation_id == generation.id]
+        messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
+        rounds = sum(1 for m in done if m.role == "tool")
+        usages: list[Usage] = []
         started = time.perf_counter()
         try:
-            completion = self.model.complete(request.view.messages, request.sampling, on_text, cancel)
+            while True:
+                choice = "auto" if rounds < self.max_tool_rounds else "none"
+                completion = self.model.complete(messages, request.sampling, on_text, cancel,
+                                                 tools=TOOLS if self.use_tools else (), tool_choice=choice)
+                usages.append(completion.usage)
+                if completion.tool_call is None or completion.finish_reason != "tool_call":
+                    break
+                exchange = self._call_tool(generation, completion.tool_call, rounds)
+                messages.extend(to_chat_message(m) for m in exchange)
+                rounds += 1
         except BaseException as exc:
             self.generations.mark(generation.id, "failed", error=type(exc).__name__)
             raise
+        usage = _summed(usages)
         stopped = completion.finish_reason == "cancelled"
         status = "partial" if stopped else "completed"
         answer = self.generations.commit_answer(
             generation,
             [MessageDraft("assistant", completion.text, status="partial" if stopped else "complete",
                           generation_id=generation.id)],
-            status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(completion.usage),
+            status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
-        log.info("generation %s %s: prompt %d (reused %d), completion %d, %.0f ms", generation.id, status,
-                 completion.usage.prompt_tokens, completion.usage.prompt_tokens_reused,
-                 completion.usage.completion_tokens, (time.perf_counter() - started) * 1000)
+        log.info("generation %s %s: %d calls, %d tool rounds, prompt %d (reused %d), completion %d, %.0f ms",
+                 generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
+                 usage.completion_tokens, (time.perf_counter() - started) * 1000)
         return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
-                          status, completion.finish_reason, completion.usage, generation.fingerprint)
+                          status, completion.finish_reason, usage, generation.fingerprint)
+
+    def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
+        call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"
+        outcome = self.tools.run(generation.conversation_id, call, generation.user_uid + 1)
+        log.info("generation %s: tool %s %s in %.1f ms", generation.id, call.name, outcome.status, outcome.duration_ms)
+        return self.generations.commit_tool_exchange(generation, call.name, call.arguments, call_id, outcome.text,
+                                                     outcome.status, outcome.duration_ms)
+
+
+def _summed(usages: list[Usage]) -> Usage:
+    """One generation's usage: every model call of its tool rounds added up."""
+    return Usage(*(sum(getattr(u, field.name) for u in usages) for field in dataclasses.fields(Usage)))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from mfs_desktop.errors import NotFound
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.trajectory import record_in_transaction
 from mfs_desktop.store.transcript import append_in_transaction, new_id
 
 UNFINISHED = ("frozen", "streaming")
@@ -104,10 +105,7 @@ class GenerationStore:
     ) -> list[Message]:
         """Append the answer and record its usage in one transaction; a crash leaves neither."""
         with self._db.transaction() as connection:
-            current = connection.execute(
-                "SELECT status FROM generations WHERE id = ?", (generation.id,)).fetchone()
-            if current is None or current[0] not in UNFINISHED:
-                raise NotFound(f"Generation {generation.id} is no longer open (it was {current and current[0]}).")
+            _require_open(connection, generation.id)
             if hide_generation:
                 _hide_generation(connection, generation.conversation_id, hide_generation)
             messages = append_in_transaction(connection, generation.conversation_id, drafts)
@@ -119,6 +117,22 @@ class GenerationStore:
                  usage["prompt_tokens_evaluated"], usage["completion_tokens"], usage["prefill_ms"], usage["decode_ms"],
                  time.time(), generation.id),
             )
+        return messages
+
+    def commit_tool_exchange(
+        self, generation: GenerationRecord, tool_name: str, arguments: str, call_id: str, result: str, status: str,
+        duration_ms: float,
+    ) -> list[Message]:
+        """The call and its result enter the transcript together, never one without the other."""
+        with self._db.transaction() as connection:
+            _require_open(connection, generation.id)
+            messages = append_in_transaction(connection, generation.conversation_id, [
+                MessageDraft("assistant", "", generation_id=generation.id, tool_name=tool_name,
+                             tool_arguments=arguments, tool_call_id=call_id),
+                MessageDraft("tool", result, generation_id=generation.id, tool_name=tool_name, tool_call_id=call_id),
+            ])
+            record_in_transaction(connection, generation.conversation_id, generation.id, messages[0].uid,
+                                  messages[1].uid, tool_name, arguments, status, duration_ms)
         return messages
 
     def select_answer(self, conversation_id: str, generation_id: str) -> None:
@@ -136,6 +150,12 @@ class GenerationStore:
                 _hide_generation(connection, conversation_id, sibling)
             connection.execute(
                 "UPDATE conversations SET transcript_revision = transcript_revision + 1 WHERE id = ?", (conversation_id,))
+
+
+def _require_open(connection: Connection, generation_id: str) -> None:
+    current = connection.execute("SELECT status FROM generations WHERE id = ?", (generation_id,)).fetchone()
+    if current is None or current[0] not in UNFINISHED:
+        raise NotFound(f"Generation {generation_id} is no longer open (it was {current and current[0]}).")
 
 
 def _hide_generation(connection: Connection, conversation_id: str, generation_id: str) -> None:

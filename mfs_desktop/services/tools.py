@@ -1,0 +1,116 @@
+"""Running the assistant's tool calls against the store. Bad arguments give a tool error
+message the model can read, never an exception."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from mfs_desktop.errors import NotFound
+from mfs_desktop.runtime.protocol import ToolCall
+from mfs_desktop.services.session import Session
+
+RECALL_MAX_MESSAGES = 200
+RECALL_MAX_CHARS = 12_000
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    text: str
+    status: str  # "ok" or "error"
+    duration_ms: float
+
+
+class ToolError(Exception):
+    pass
+
+
+def _integer(arguments: dict, name: str, minimum: int) -> int:
+    value = arguments.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ToolError(f"{name} must be an integer ≥ {minimum}")
+    return value
+
+
+def _text(arguments: dict, name: str, limit: int) -> str:
+    value = arguments.get(name)
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise ToolError(f"{name} must be a non-empty string of at most {limit} characters")
+    return value
+
+
+class ToolRunner:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def run(self, conversation_id: str, call: ToolCall, call_uid: int) -> ToolOutcome:
+        started = time.perf_counter()
+        try:
+            try:
+                arguments = json.loads(call.arguments or "{}")
+            except ValueError:
+                raise ToolError("arguments are not valid JSON") from None
+            if not isinstance(arguments, dict):
+                raise ToolError("arguments must be a JSON object")
+            handler = {"recall_history": self._recall_history, "record_value": self._record_value,
+                       "read_document": self._read_document}.get(call.name)
+            if handler is None:
+                raise ToolError(f"there is no tool named {call.name!r}")
+            text, status = handler(conversation_id, arguments, call_uid), "ok"
+        except ToolError as problem:
+            text, status = f"error: {problem}", "error"
+        return ToolOutcome(text, status, round((time.perf_counter() - started) * 1000, 3))
+
+    def _recall_history(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
+        start, end = _integer(arguments, "uid_start", 1), _integer(arguments, "uid_end", 1)
+        if end < start:
+            raise ToolError("uid_end must not be before uid_start")
+        if end - start >= RECALL_MAX_MESSAGES:
+            raise ToolError(f"ask for at most {RECALL_MAX_MESSAGES} messages at a time")
+        messages = self.session.transcript.messages(conversation_id, uid_from=start, uid_to=min(end, call_uid - 1))
+        if not messages:
+            return f"no messages between uid {start} and {end}"
+        lines, used = [], 0
+        for message in messages:
+            line = f"[uid {message.uid} · {message.role}] {message.text}"
+            if used + len(line) > RECALL_MAX_CHARS:
+                lines.append(f"… cut at {RECALL_MAX_CHARS} characters; continue from uid {message.uid}")
+                break
+            lines.append(line)
+            used += len(line)
+        return "\n".join(lines)
+
+    def _record_value(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
+        key, value = _text(arguments, "key", 200), _text(arguments, "value", 4000)
+        with self.session.database.transaction() as connection:
+            connection.execute(
+                "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, source_uid, updated_at) "
+                "VALUES (?, ?, ?, ?, ?)", (conversation_id, key, value, call_uid, time.time()))
+        return f"recorded {key}"
+
+    def _read_document(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
+        snapshot = _text(arguments, "snapshot", 64).lower()
+        offset, length = _integer(arguments, "offset", 0), _integer(arguments, "length", 1)
+        length = min(length, 20_000)
+        referenced = {m.attachment_sha256 for m in self.session.transcript.messages(conversation_id)
+                      if m.attachment_sha256}
+        matches = [sha for sha in referenced if sha.startswith(snapshot)]
+        if len(snapshot) < 12 or len(matches) != 1:
+            raise ToolError("no document in this conversation has that snapshot id")
+        try:
+            data = self.session.attachments.data(matches[0])
+        except NotFound:
+            raise ToolError("the document's snapshot has been cleaned up") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ToolError("the document is binary; it cannot be read as text") from None
+        part = text[offset:offset + length]
+        return f"[characters {offset}–{offset + len(part)} of {len(text)}]\n{part}"
+
+
+def knowledge(session: Session, conversation_id: str) -> dict[str, str]:
+    rows = session.database.connection().execute(
+        "SELECT key, value FROM knowledge WHERE conversation_id = ? ORDER BY key", (conversation_id,))
+    return dict(rows.fetchall())
