@@ -148,7 +148,6 @@ def test_long_conversation_keeps_newest_whole_turns(session: Session) -> None:
 
 
 def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:
-    from mfs_desktop.services.tools import knowledge
     from mfs_desktop.store.trajectory import trajectory
 
     model = FakeModel([
@@ -166,7 +165,7 @@ def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:
     assert all(m.turn_ordinal == 1 for m in messages)
     assert messages[2].text == "recorded city"
     assert messages[4].text == "[uid 1 · user] I live in Lisbon, remember that."
-    assert knowledge(session, conversation.id) == {"city": "Lisbon"}
+    assert [(k, v) for k, v, _, _ in session.transcript.knowledge(conversation.id)] == [("city", "Lisbon")]
     assert [(t.tool_name, t.status, t.call_uid, t.result_uid) for t in trajectory(session.database, conversation.id)] == [
         ("record_value", "ok", 2, 3), ("recall_history", "ok", 4, 5)]
     assert result.answer == "Noted: Lisbon." and result.usage.completion_tokens > 8

@@ -9,6 +9,8 @@ import pytest
 from conftest import open_test_session, run_cli
 
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.runtime.fake import FakeModel, Step
+from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.transfer import PLAINTEXT_NOTICE, ExportRange, export_html, export_json, export_markdown, import_json
 from mfs_desktop.store.models import MessageDraft
@@ -28,6 +30,12 @@ def _rich_conversation(session: Session) -> str:
     ])
     session.transcript.append(conversation.id, [MessageDraft("user", "to be edited"), MessageDraft("assistant", "old")])
     session.transcript.edit_message(conversation.id, 7, "edited text")
+    model = FakeModel([Step("tool_call", tool_name="record_value", arguments='{"key": "k", "value": "v"}'),
+                       Step("text", "answer one"), Step("text", "answer two")])
+    service = ChatService(session, model, provider="fake")
+    first = service.send(conversation.id, "one more")
+    service.regenerate(conversation.id)
+    service.generations.select_answer(conversation.id, first.generation_id)
     return conversation.id
 
 
@@ -47,7 +55,11 @@ def test_json_round_trip_is_exact(tmp_path: Path) -> None:
     again = export_json(target.database, conversation_id)
     assert _without_time(again) == _without_time(exported)
     original = _without_time(exported)
-    assert [m["uid"] for m in original["messages"]] == list(range(1, 10))
+    assert [m["uid"] for m in original["messages"]] == list(range(1, 15))
+    assert [h["uid"] for h in original["hidden_alternatives"]] == [14]
+    assert [k["key"] for k in original["knowledge"]] == ["k"]
+    source_view = [m["text"] for m in original["messages"]]
+    assert source_view[-2:] == ["answer one", "answer two"]
     assert original["notice"] == PLAINTEXT_NOTICE
     with pytest.raises(InvalidInput, match="already exists"):
         import_json(target.database, exported)
@@ -103,7 +115,7 @@ def test_cli_export_import_list(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == conversation_id
     listed = run_cli("list", data_dir=tmp_path / "b")
-    assert conversation_id in listed.stdout and "3 turns" in listed.stdout
+    assert conversation_id in listed.stdout and "4 turns" in listed.stdout
     markdown = run_cli("export", "--conversation", conversation_id, data_dir=tmp_path / "b")
     assert markdown.returncode == 0 and "edited text" in markdown.stdout
     missing = run_cli("export", "--conversation", "nope", data_dir=tmp_path / "b")

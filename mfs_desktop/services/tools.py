@@ -108,9 +108,3 @@ class ToolRunner:
             raise ToolError("the document is binary; it cannot be read as text") from None
         part = text[offset:offset + length]
         return f"[characters {offset}–{offset + len(part)} of {len(text)}]\n{part}"
-
-
-def knowledge(session: Session, conversation_id: str) -> dict[str, str]:
-    rows = session.database.connection().execute(
-        "SELECT key, value FROM knowledge WHERE conversation_id = ? ORDER BY key", (conversation_id,))
-    return dict(rows.fetchall())

@@ -129,6 +129,9 @@ def export_json(database: Database, conversation_id: str) -> str:
         "conversation": {k: v for k, v in dataclasses.asdict(conversation).items() if k not in ("trashed_at", "block_version")},
         "messages": [dataclasses.asdict(m) for m in messages],
         "retractions": [dataclasses.asdict(r) for r in transcript.retractions(conversation_id)],
+        "hidden_alternatives": [{"uid": uid, "generation_id": g} for uid, g in transcript.hidden_alternatives(conversation_id)],
+        "knowledge": [{"key": k, "value": v, "source_uid": uid, "updated_at": t}
+                      for k, v, uid, t in transcript.knowledge(conversation_id)],
         "attachments": [
             {**dataclasses.asdict(attachments.info(sha)), "data": base64.b64encode(attachments.data(sha)).decode("ascii")}
             for sha in blobs
@@ -163,6 +166,9 @@ def import_json(database: Database, text: str) -> str:
         conversation = Conversation(**document["conversation"], block_version=0, trashed_at=None)
         messages = [Message(**item) for item in document["messages"]]
         retractions = [Retraction(**item) for item in document["retractions"]]
+        hidden = [(int(item["uid"]), str(item["generation_id"])) for item in document.get("hidden_alternatives", [])]
+        knowledge = [(str(item["key"]), str(item["value"]), item["source_uid"], float(item["updated_at"]))
+                     for item in document.get("knowledge", [])]
         blobs = [(item, base64.b64decode(item["data"], validate=True)) for item in document["attachments"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidInput(f"The export is incomplete or malformed ({type(exc).__name__}: {exc}).") from None
@@ -172,7 +178,7 @@ def import_json(database: Database, text: str) -> str:
         stored = store.put(data, name=item["name"], media_type=item["media_type"], now=item["created_at"])
         if stored.sha256 != item["sha256"]:
             raise InvalidInput(f"Attachment {item['sha256'][:12]}… does not match its content.")
-    import_conversation(database, conversation, messages, retractions)
+    import_conversation(database, conversation, messages, retractions, hidden, knowledge)
     return conversation.id
 
 

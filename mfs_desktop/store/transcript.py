@@ -118,6 +118,18 @@ class TranscriptStore:
         )
         return [_message_from_row(row) for row in reversed(rows.fetchall())]
 
+    def hidden_alternatives(self, conversation_id: str) -> list[tuple[int, str]]:
+        rows = self._db.connection().execute(
+            "SELECT uid, generation_id FROM hidden_alternatives WHERE conversation_id = ? ORDER BY uid",
+            (conversation_id,))
+        return [tuple(row) for row in rows]
+
+    def knowledge(self, conversation_id: str) -> list[tuple[str, str, int | None, float]]:
+        rows = self._db.connection().execute(
+            "SELECT key, value, source_uid, updated_at FROM knowledge WHERE conversation_id = ? ORDER BY key",
+            (conversation_id,))
+        return [tuple(row) for row in rows]
+
     def retractions(self, conversation_id: str) -> list[Retraction]:
         rows = self._db.connection().execute(
             "SELECT conversation_id, uid, epoch, reason, retracted_at FROM retractions WHERE conversation_id = ? "
@@ -352,9 +364,11 @@ def _retract(connection: Connection, conversation: Conversation, uids: Sequence[
 
 
 def import_conversation(
-    database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction]
+    database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction],
+    hidden: Sequence[tuple[int, str]] = (), knowledge: Sequence[tuple[str, str, int | None, float]] = (),
 ) -> None:
-    """Insert a conversation exactly as exported: same ids, uids, ordinals, epochs, hashes."""
+    """Insert a conversation exactly as exported: same ids, uids, ordinals, epochs, hashes,
+    the same answer shown where Regenerate left alternatives, the same knowledge slot."""
     with database.transaction() as connection:
         exists = connection.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation.id,)).fetchone()
         if exists:
@@ -369,4 +383,12 @@ def import_conversation(
         connection.executemany(
             "INSERT INTO retractions (conversation_id, uid, epoch, reason, retracted_at) VALUES (?, ?, ?, ?, ?)",
             [(r.conversation_id, r.uid, r.epoch, r.reason, r.retracted_at) for r in retractions],
+        )
+        connection.executemany(
+            "INSERT INTO hidden_alternatives (conversation_id, uid, generation_id) VALUES (?, ?, ?)",
+            [(conversation.id, uid, generation_id) for uid, generation_id in hidden],
+        )
+        connection.executemany(
+            "INSERT INTO knowledge (conversation_id, key, value, source_uid, updated_at) VALUES (?, ?, ?, ?, ?)",
+            [(conversation.id, *row) for row in knowledge],
         )
