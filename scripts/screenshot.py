@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -46,9 +47,15 @@ def main() -> None:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
         for name, sessions in (("30.json", 1), ("41.json", 2), ("26.json", 3)):
             fill(session, LOCOMO / name, sessions)
-        window = MainWindow(session)
+        window = MainWindow(session)  # the bundled model, as a person gets it
         window.resize(1100, 720)
         window.show()
+        wait_for(app, lambda: window.model_ready)
+        window.new_conversation()
+        for question in ("Hello! What can you help me with?", "Give me three tips for a long train journey."):
+            window.composer.setPlainText(question)
+            window.send_or_stop()
+            wait_for(app, lambda: not window.generating)
         for _ in range(3):
             app.processEvents()
         window.grab().save(str(out / "main-window.png"))
@@ -56,8 +63,18 @@ def main() -> None:
         dialog.show()
         app.processEvents()
         dialog.grab().save(str(out / "unlock-dialog.png"))
+        window.shutdown()
         session.close()
     print(f"saved to {out}")
+
+
+def wait_for(app: QApplication, condition, seconds: float = 120.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the window did not get there in time")
+        app.processEvents()
+        time.sleep(0.02)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -24,10 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.errors import EnvironmentFault
+from mfs_desktop.services.chat import TurnResult
+from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.transfer import FORMATS, export_text, import_json
-from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.models import Message
 from mfs_desktop.store.retention import empty_trash
+from mfs_desktop.ui.chat_worker import start_worker, stop_worker
 from mfs_desktop.ui.operations import run_operation
 
 PAGE = 50
@@ -61,10 +64,17 @@ def render_messages(messages: list[Message]) -> str:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, session: Session) -> None:
+    send_requested = Signal(str, str)
+    regenerate_requested = Signal(str)
+
+    def __init__(self, session: Session, model_choice: ModelChoice = ModelChoice()) -> None:
         super().__init__()
         self.session = session
+        self.model_choice = model_choice
         self.current_id: str | None = None
+        self.generating = False
+        self.model_ready = False
+        self._live_answer = ""
         self.setWindowTitle("MFS Desktop")
         self.resize(1100, 720)
 
@@ -91,7 +101,10 @@ class MainWindow(QMainWindow):
         self.composer.setPlaceholderText("Write a message…")
         self.composer.setMaximumHeight(110)
         self.send_button = QPushButton("Send")
-        self.send_button.clicked.connect(self.send)
+        self.send_button.clicked.connect(self.send_or_stop)
+        self.send_button.setEnabled(False)
+        self.usage_label = QLabel("Loading the model…")
+        self.usage_label.setStyleSheet("color: #5b6575")
         composer_row = QHBoxLayout()
         composer_row.addWidget(self.composer, 1)
         composer_row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
@@ -100,6 +113,7 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.heading)
         right_layout.addWidget(self.view, 1)
         right_layout.addLayout(composer_row)
+        right_layout.addWidget(self.usage_label)
 
         splitter = QSplitter()
         splitter.addWidget(left)
@@ -109,6 +123,13 @@ class MainWindow(QMainWindow):
         self._build_menu()
         self.statusBar().showMessage(f"Encrypted database · {self.session.data_dir.root}")
         self.refresh_conversations()
+        self._thread, self.worker = start_worker(session, model_choice, self)
+        self.worker.ready.connect(self._model_ready)
+        self.worker.piece.connect(self._on_piece)
+        self.worker.finished.connect(self._on_answer)
+        self.worker.failed.connect(self._failed)
+        self.send_requested.connect(self.worker.send)
+        self.regenerate_requested.connect(self.worker.regenerate)
 
     def _build_menu(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -119,6 +140,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction("Empty trash", self.empty_trash)
         file_menu.addSeparator()
         file_menu.addAction("Quit", self.close)
+        chat_menu = self.menuBar().addMenu("&Conversation")
+        chat_menu.addAction("Regenerate last answer", self.regenerate)
+        chat_menu.addAction("Stop answering", self.worker_stop)
 
     # conversations -----------------------------------------------------------------
 
@@ -149,7 +173,12 @@ class MainWindow(QMainWindow):
             return
         conversation = self.session.transcript.conversation(self.current_id)
         self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
-        self.view.setHtml(render_messages(self.session.transcript.newest_page(self.current_id, limit=PAGE)))
+        html_text = render_messages(self.session.transcript.newest_page(self.current_id, limit=PAGE))
+        if self.generating:
+            live = html.escape(self._live_answer).replace("\n", "<br>") or "…"
+            html_text += (f'<table width="100%" cellpadding="8" class="msg assistant"><tr><td>'
+                          f'<div class="meta">Assistant · answering</div><div>{live}</div></td></tr></table>')
+        self.view.setHtml(html_text)
         # The document is laid out on the next event-loop pass; scroll to the newest after it.
         QTimer.singleShot(0, self._scroll_to_newest)
 
@@ -176,29 +205,65 @@ class MainWindow(QMainWindow):
 
     # messages ----------------------------------------------------------------------
 
-    def send(self) -> None:
+    def _model_ready(self, name: str) -> None:
+        self.model_ready = True
+        self.send_button.setEnabled(True)
+        self.usage_label.setText(f"Model: {name}")
+
+    def send_or_stop(self) -> None:
+        if self.generating:
+            self.worker_stop()
+            return
         text = self.composer.toPlainText()
-        if not text.strip():
+        if not text.strip() or not self.model_ready:
             return
         if self.current_id is None:
             self.current_id = self.session.transcript.create_conversation().id
-        conversation_id = self.current_id
-        self.send_button.setEnabled(False)
+        self.composer.clear()
+        self._begin_generation()
+        self.send_requested.emit(self.current_id, text)
 
-        def stored(_: object) -> None:
-            self.composer.clear()
-            self.send_button.setEnabled(True)
-            self.refresh_conversations(select=conversation_id)
-            self.statusBar().showMessage("Message stored in the encrypted transcript.", 4000)
+    def regenerate(self) -> None:
+        if self.current_id is None or self.generating or not self.model_ready:
+            return
+        self._begin_generation()
+        self.regenerate_requested.emit(self.current_id)
 
-        run_operation(
-            lambda: self.session.transcript.append(conversation_id, [MessageDraft("user", text)]),
-            stored,
-            self._failed,
-        )
+    def worker_stop(self) -> None:
+        self.worker.stop()
+
+    def _begin_generation(self) -> None:
+        self.generating = True
+        self._live_answer = ""
+        self.send_button.setText("Stop")
+        self.statusBar().showMessage("Answering…")
+        QTimer.singleShot(50, self.show_transcript)  # the stored user message appears at once
+
+    def _on_piece(self, piece: str) -> None:
+        self._live_answer += piece
+        self.show_transcript()
+
+    def _end_generation(self) -> None:
+        self.generating = False
+        self._live_answer = ""
+        self.send_button.setText("Send")
+
+    def _on_answer(self, result: TurnResult) -> None:
+        self._end_generation()
+        self.refresh_conversations(select=result.conversation_id)
+        usage = result.usage
+        window = self.model_choice.window
+        self.usage_label.setText(
+            f"Context {usage.prompt_tokens:,} / {window:,} tokens ({usage.prompt_tokens / window:.0%}) · "
+            f"reused {usage.prompt_tokens_reused:,} from cache · prefill {usage.prefill_ms:.0f} ms · "
+            f"{usage.completion_tokens} tokens in {usage.decode_ms:.0f} ms")
+        note = "Stopped: the partial answer is kept." if result.status == "partial" else "Answer stored."
+        self.statusBar().showMessage(note, 5000)
 
     def _failed(self, error: BaseException) -> None:
-        self.send_button.setEnabled(True)
+        self._end_generation()
+        self.send_button.setEnabled(self.model_ready)
+        self.show_transcript()
         if isinstance(error, EnvironmentFault):
             QMessageBox.warning(self, "MFS Desktop", error.message)
         else:
@@ -232,3 +297,11 @@ class MainWindow(QMainWindow):
             lambda conversation_id: self.refresh_conversations(select=conversation_id),
             self._failed,
         )
+
+    def shutdown(self) -> None:
+        """Stop any answer and the worker thread before the session closes."""
+        stop_worker(self._thread, self.worker)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's naming)
+        self.shutdown()
+        super().closeEvent(event)
