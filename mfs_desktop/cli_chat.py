@@ -49,6 +49,8 @@ def _printer(enabled: bool) -> Callable[[str], None]:
 
 
 def _report(result: TurnResult, as_json: bool) -> None:
+    if result.messages_left_out:
+        print(f"[{result.messages_left_out} oldest messages were not sent: the window is full]", file=sys.stderr)
     if as_json:
         print(json.dumps({
             "conversation_id": result.conversation_id,
@@ -57,6 +59,7 @@ def _report(result: TurnResult, as_json: bool) -> None:
             "status": result.status,
             "finish_reason": result.finish_reason,
             "usage": dataclasses.asdict(result.usage),
+            "messages_left_out": result.messages_left_out,
         }, ensure_ascii=False))
         return
     if result.status == "partial":

@@ -145,6 +145,12 @@ def test_long_conversation_keeps_newest_whole_turns(session: Session) -> None:
     assert last[0].role == "system" and last[1].role == "user" and last[-1].content.startswith("turn 29")
     assert len(last) < 61
     assert ChatMessage("user", "turn 0 " + "word " * 20) not in last
+    from mfs_desktop.store.ledger import entries
+
+    result = service.send(conversation.id, "one more")
+    assert result.messages_left_out > 0
+    recorded = entries(session.database, conversation.id)
+    assert recorded and recorded[-1].event == "recent_exact" and "not sent" in recorded[-1].detail
 
 
 def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from mfs_desktop.context.snapshot import SendView
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, ToolCall
+from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, ToolCall, ToolSpec
 from mfs_desktop.store.models import Conversation, Message
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -38,9 +38,11 @@ def _turns(messages: Sequence[Message]) -> list[list[Message]]:
 
 
 def assemble(
-    conversation: Conversation, messages: Sequence[Message], model: ChatModel, *, system_prompt: str, budget: int
+    conversation: Conversation, messages: Sequence[Message], model: ChatModel, *, system_prompt: str, budget: int,
+    tools: Sequence[ToolSpec] = (),
 ) -> SendView:
-    """Everything if it fits `budget` tokens; else the newest whole turns that do."""
+    """Everything if it fits `budget` tokens (tool descriptions included); else the newest
+    whole turns that do."""
     system = ChatMessage("system", system_prompt)
     turns = _turns(messages)
     if not turns:
@@ -52,11 +54,11 @@ def assemble(
     # The fewest turns to leave out so the rest fits; counting is exact (rendered template),
     # so search instead of counting every cut.
     low, high = 0, len(turns) - 1
-    if high > 0 and model.count_tokens(chat_from(0)) > budget:
+    if high > 0 and model.count_tokens(chat_from(0), tools) > budget:
         low += 1
         while low < high:
             middle = (low + high) // 2
-            if model.count_tokens(chat_from(middle)) <= budget:
+            if model.count_tokens(chat_from(middle), tools) <= budget:
                 high = middle
             else:
                 low = middle + 1

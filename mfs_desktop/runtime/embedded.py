@@ -71,8 +71,8 @@ class EmbeddedModel:
             return self._cached_tokens + self._tokenize(text[len(self._cached_text):], first=False)
         return self._tokenize(text, first=True)
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
-        return len(self.prompt_tokens(messages))
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        return len(self.prompt_tokens(messages, tools))
 
     def clear_cache(self) -> None:
         """Forget the KV cache (used to measure a cold turn)."""

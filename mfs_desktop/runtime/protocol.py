@@ -71,8 +71,9 @@ TextSink = Callable[[str], None]
 class ChatModel(Protocol):
     name: str
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
-        """Exact prompt tokens of these messages rendered with the model's own template."""
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        """Prompt tokens of these messages (and tool descriptions) as this model will see them:
+        exact where the model's own template and tokenizer are at hand."""
 
     def complete(
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,

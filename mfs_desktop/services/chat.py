@@ -21,6 +21,7 @@ from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.session import Session
+from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
 from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.store.models import Message, MessageDraft
@@ -39,6 +40,7 @@ class TurnResult:
     finish_reason: str
     usage: Usage
     fingerprint: str
+    messages_left_out: int  # oldest messages that did not fit the window (recorded in the ledger)
 
 
 def _ignore(_: str) -> None:
@@ -59,7 +61,7 @@ class ChatService:
         self.window = window
         self.generations = GenerationStore(session.database)
         self.tools = ToolRunner(session)
-        self.use_tools = use_tools
+        self._tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
 
     def send(
@@ -96,14 +98,18 @@ class ChatService:
         messages = [m for m in self.session.transcript.messages(conversation_id)
                     if regenerates is None or m.generation_id != regenerates]
         view = assemble(conversation, messages, self.model, system_prompt=self.system_prompt,
-                        budget=self.window - self.sampling.max_tokens)
+                        budget=self.window - self.sampling.max_tokens, tools=self._tools)
         snapshot, fingerprint = freeze(FrozenRequest(view, self.sampling, self.model.name))
         generation_id = self.generations.freeze(
             conversation_id, view.user_uid, view.epoch, view.lineage_id, snapshot, fingerprint,
             provider=self.provider, model=self.model.name, regenerates=regenerates,
         )
-        if view.first_uid > messages[0].uid:
-            log.info("generation %s: recent-exact view from uid %d", generation_id, view.first_uid)
+        omitted = sum(1 for m in messages if m.uid < view.first_uid)
+        if omitted:  # never silent (invariant 11): the ledger and the answer say what was left out
+            ledger.record(self.session.database, conversation_id, "recent_exact", "fallback",
+                          f"{omitted} oldest messages not sent: the window is full", input_tokens=self.window)
+            log.info("generation %s: recent-exact view from uid %d (%d messages left out)",
+                     generation_id, view.first_uid, omitted)
         return self.generations.get(generation_id)
 
     def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
@@ -120,7 +126,7 @@ class ChatService:
             while True:
                 choice = "auto" if rounds < self.max_tool_rounds else "none"
                 completion = self.model.complete(messages, request.sampling, on_text, cancel,
-                                                 tools=TOOLS if self.use_tools else (), tool_choice=choice)
+                                                 tools=self._tools, tool_choice=choice)
                 usages.append(completion.usage)
                 if completion.tool_call is None or completion.finish_reason != "tool_call":
                     break
@@ -144,7 +150,11 @@ class ChatService:
                  generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
                  usage.completion_tokens, (time.perf_counter() - started) * 1000)
         return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
-                          status, completion.finish_reason, usage, generation.fingerprint)
+                          status, completion.finish_reason, usage, generation.fingerprint,
+                          self._left_out(generation.conversation_id, request.view.first_uid))
+
+    def _left_out(self, conversation_id: str, first_uid: int) -> int:
+        return len(self.session.transcript.messages(conversation_id, uid_to=first_uid - 1)) if first_uid > 1 else 0
 
     def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
         call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"

@@ -257,6 +257,9 @@ class MainWindow(QMainWindow):
             f"Context {usage.prompt_tokens:,} / {window:,} tokens ({usage.prompt_tokens / window:.0%}) · "
             f"reused {usage.prompt_tokens_reused:,} from cache · prefill {usage.prefill_ms:.0f} ms · "
             f"{usage.completion_tokens} tokens in {usage.decode_ms:.0f} ms")
+        if result.messages_left_out:
+            self.usage_label.setText(self.usage_label.text() +
+                                     f" · {result.messages_left_out} oldest messages not sent (window full)")
         note = "Stopped: the partial answer is kept." if result.status == "partial" else "Answer stored."
         self.statusBar().showMessage(note, 5000)
 
