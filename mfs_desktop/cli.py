@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
-from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput
+from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay
 from mfs_desktop.paths import resolve_data_dir
 from mfs_desktop.services.unlock import DataDir
 
@@ -174,6 +174,11 @@ def cmd_endpoint(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
+    ):
+        raise NoDisplay("No display here (DISPLAY and WAYLAND_DISPLAY are unset): start the window from a desktop "
+                        "session, or use `mfs-desktop chat` in a terminal.")
     from mfs_desktop.ui.app import run_app
 
     return run_app(DataDir(args.data_dir))

@@ -54,4 +54,8 @@ class DatabaseBusy(EnvironmentFault):
     exit_code = 11
 
 
+class NoDisplay(EnvironmentFault):
+    exit_code = 13
+
+
 BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h

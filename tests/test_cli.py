@@ -55,6 +55,14 @@ def test_verbose_logs_carry_no_message_text(data_root: Path) -> None:
     assert "private-words-4417" not in result.stderr
 
 
+def test_window_without_display_says_so(tmp_path: Path) -> None:
+    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    result = subprocess.run([sys.executable, "-m", "mfs_desktop", "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, env=environment, cwd=REPO, timeout=60)
+    assert result.returncode == 13 and "No display" in result.stderr and "Traceback" not in result.stderr
+    assert not any(tmp_path.iterdir()), "nothing is created before the window can open"
+
+
 def test_trash_commands(data_root: Path) -> None:
     session = open_test_session(data_root)
     conversation = session.transcript.create_conversation()
