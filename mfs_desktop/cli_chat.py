@@ -78,6 +78,15 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
         session, model, provider=args.provider, window=args.window,
         sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),
     )
+    try:
+        return _converse(args, service, conversation_id, model.name)
+    finally:
+        if service.precompactor.busy(conversation_id):
+            print("[organizing context before exit…]", file=sys.stderr)
+        service.close()
+
+
+def _converse(args: argparse.Namespace, service: ChatService, conversation_id: str, model_name: str) -> int:
     show = _printer(not args.json)
     for pending in service.generations.unfinished(conversation_id):
         print(f"[finishing an interrupted answer, generation {pending.id}]", file=sys.stderr)
@@ -86,7 +95,7 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
         _report(_interruptible(lambda cancel: service.send(conversation_id, args.message, on_text=show, cancel=cancel)),
                 args.json)
         return 0
-    print(f"conversation {conversation_id} · {model.name} · /regenerate, /quit", file=sys.stderr)
+    print(f"conversation {conversation_id} · {model_name} · /regenerate, /quit", file=sys.stderr)
     while True:
         try:
             line = input("you> ")

@@ -134,23 +134,24 @@ def test_edit_abandons_open_generation(session: Session) -> None:
         service.resume(pending.id)
 
 
-def test_long_conversation_keeps_newest_whole_turns(session: Session) -> None:
-    model = FakeModel()
-    service = ChatService(session, model, provider="fake", window=400, sampling=SamplingSettings(max_tokens=100))
-    conversation = session.transcript.create_conversation()
-    for index in range(30):
-        service.send(conversation.id, f"turn {index} " + "word " * 20)
-    last = model.calls[-1]
-    assert model.count_tokens(last) <= 300
-    assert last[0].role == "system" and last[1].role == "user" and last[-1].content.startswith("turn 29")
-    assert len(last) < 61
-    assert ChatMessage("user", "turn 0 " + "word " * 20) not in last
+def test_recent_only_memory_keeps_newest_whole_turns_and_says_so(session: Session) -> None:
     from mfs_desktop.store.ledger import entries
 
-    result = service.send(conversation.id, "one more")
+    model = FakeModel()
+    service = ChatService(session, model, provider="fake", window=1024, use_tools=False,
+                          sampling=SamplingSettings(max_tokens=64))
+    conversation = session.transcript.create_conversation()
+    session.transcript.set_memory_mode(conversation.id, "recent_only")
+    for index in range(30):
+        result = service.send(conversation.id, f"turn {index} " + "word " * 20)
+    last = model.calls[-1]
+    assert model.count_tokens(last) <= 1024 * 0.85
+    assert last[0].role == "system" and last[1].role == "user" and last[-1].content.startswith("turn 29")
+    assert ChatMessage("user", "turn 0 " + "word " * 20) not in last
     assert result.messages_left_out > 0
     recorded = entries(session.database, conversation.id)
     assert recorded and recorded[-1].event == "recent_exact" and "not sent" in recorded[-1].detail
+    service.close()
 
 
 def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:

@@ -82,15 +82,20 @@ class EmbeddedModel:
 
     def complete(
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
-        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
+        tools: Sequence[ToolSpec] = (), tool_choice: str = "auto", json_schema: dict | None = None,
     ) -> Completion:
+        """As the protocol says; with `json_schema` the answer is grammar-constrained to it."""
         prompt_text = self.render(messages, tools)
         tokens = self.prompt_tokens(messages, tools)
         if len(tokens) + 1 >= self.window:
             raise NotFound(f"The prompt needs {len(tokens)} tokens; the model window is {self.window}.")
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
-        watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto")
+        watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
+        if json_schema is not None:
+            grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(json_schema), verbose=False)
+        else:
+            grammar = _call_grammar(named or tools) if forced else None
         context = self._llama._ctx.ctx
         llama_cpp.llama_perf_context_reset(context)
         self._llama.set_seed(settings.seed)
@@ -101,7 +106,7 @@ class EmbeddedModel:
         try:
             for token in self._llama.generate(
                 tokens, temp=settings.temperature, top_p=settings.top_p, reset=True,
-                grammar=_call_grammar(named or tools) if forced else None,
+                grammar=grammar,
             ):
                 if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
                     finish = "stop"

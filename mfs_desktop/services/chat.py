@@ -15,14 +15,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, assemble, to_chat_message
+from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
+from mfs_desktop.compaction.segments import turn_starts
+from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
+from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.context.send_view import ViewReport, build_send_view
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
+from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.tools import TOOLS
+from mfs_desktop.services.compaction import Compaction, PreCompactor
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
+from mfs_desktop.store.segments import SegmentStore
 from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.store.models import Message, MessageDraft
 
@@ -51,15 +58,21 @@ class ChatService:
     def __init__(
         self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = SamplingSettings(),
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
-        max_tool_rounds: int = 4,
+        max_tool_rounds: int = 4, profile: ContextProfile | None = None,
+        compactor_factory: Callable[[], Compactor] | None = None,
     ) -> None:
         self.session = session
         self.model = model
         self.provider = provider
         self.sampling = sampling
         self.system_prompt = system_prompt
-        self.window = window
+        self.profile = profile or ContextProfile(window=window)
+        self.window = self.profile.window
         self.generations = GenerationStore(session.database)
+        self.segments = SegmentStore(session.database)
+        self.compaction = Compaction(session, self.profile, estimate_text_tokens)
+        self.precompactor = PreCompactor(
+            self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)))
         self.tools = ToolRunner(session)
         self._tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
@@ -93,24 +106,98 @@ class ChatService:
         """Finish an interrupted generation from its frozen bytes, never re-assembling."""
         return self._run(self.generations.get(generation_id), on_text, cancel or threading.Event())
 
-    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> GenerationRecord:
+    def close(self) -> None:
+        self.precompactor.close()
+
+    def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False):
+        """The send view the next generation would freeze, and its report."""
         conversation = self.session.transcript.conversation(conversation_id)
-        messages = [m for m in self.session.transcript.messages(conversation_id)
-                    if regenerates is None or m.generation_id != regenerates]
-        view = assemble(conversation, messages, self.model, system_prompt=self.system_prompt,
-                        budget=self.window - self.sampling.max_tokens, tools=self._tools)
+        visible = [m for m in self.session.transcript.messages(conversation_id)
+                   if regenerates is None or m.generation_id != regenerates]
+        expected, slot_text, tool_clear_uid, block = self.segments.read_block(conversation_id)
+        return build_send_view(
+            conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
+            model=self.model, system_prompt=self.system_prompt, tools=self._tools, fallback=fallback,
+            count=estimate_text_tokens, block_version=expected.block_version)
+
+    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> GenerationRecord:
+        view, report = self._view_under_pressure(conversation_id, regenerates)
+        self.last_report = report
         snapshot, fingerprint = freeze(FrozenRequest(view, self.sampling, self.model.name))
         generation_id = self.generations.freeze(
             conversation_id, view.user_uid, view.epoch, view.lineage_id, snapshot, fingerprint,
             provider=self.provider, model=self.model.name, regenerates=regenerates,
         )
-        omitted = sum(1 for m in messages if m.uid < view.first_uid)
-        if omitted:  # never silent (invariant 11): the ledger and the answer say what was left out
+        if report.left_out:  # never silent (invariant 11): the ledger and the answer say what was left out
             ledger.record(self.session.database, conversation_id, "recent_exact", "fallback",
-                          f"{omitted} oldest messages not sent: the window is full", input_tokens=self.window)
-            log.info("generation %s: recent-exact view from uid %d (%d messages left out)",
-                     generation_id, view.first_uid, omitted)
+                          f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
+            log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id)
+
+    def _view_under_pressure(self, conversation_id: str, regenerates: str | None):
+        """Below warn: everything (S1). From warn: clear old tool results (S2) and compact in the
+        background. From hard: compact now; if that cannot bring it down, the frozen fallback."""
+        view, report = self.view(conversation_id, regenerates=regenerates)
+        automatic = self.session.transcript.conversation(conversation_id).memory_mode == "automatic"
+        if not automatic or report.pressure < self.profile.warn:
+            return view, report
+        if self._clear_old_tool_results(conversation_id, report):
+            view, report = self.view(conversation_id, regenerates=regenerates)
+        if report.pressure >= self.profile.hard:
+            self._compact_now(conversation_id, report)
+            view, report = self.view(conversation_id, regenerates=regenerates)
+            if report.pressure >= self.profile.hard:
+                ledger.record(self.session.database, conversation_id, "hard_line", "fallback",
+                              "no segment could bring the view under the hard line; block + newest raw turns sent",
+                              input_tokens=report.tokens)
+                return self.view(conversation_id, regenerates=regenerates, fallback=True)
+        # Between warn and hard, pre-compaction is scheduled after the answer, at the turn
+        # boundary: the request being frozen now is not held up, and replays stay deterministic.
+        return view, report
+
+    def schedule_compaction(self, conversation_id: str, report: ViewReport | None = None) -> bool:
+        """Start background pre-compaction if the next request is past the warn line."""
+        if report is None:
+            _, report = self.view(conversation_id)
+        if report.pressure < self.profile.warn or self.precompactor.busy(conversation_id):
+            return False
+        plan, reason = self.compaction.plan(conversation_id, self._fixed_tokens(report))
+        if plan is None:
+            ledger.record(self.session.database, conversation_id, "compaction", reason, "nothing cooled enough to fold")
+            return False
+        return self.precompactor.schedule(plan)
+
+    def _compact_now(self, conversation_id: str, report: ViewReport) -> None:
+        """Fold and, in an emergency, consolidate until under the hard line or nothing is left."""
+        self.precompactor.wait(conversation_id)
+        for _ in range(64):  # bounded; every step is a recorded event
+            _, report = self.view(conversation_id)
+            if report.pressure < self.profile.hard:
+                return
+            plan, _ = self.compaction.plan(conversation_id, self._fixed_tokens(report))
+            if plan is not None and self.precompactor.schedule(plan):
+                self.precompactor.wait(conversation_id)
+                continue
+            tail = report.tokens - report.data_block_tokens
+            if not self.compaction.consolidate(conversation_id, tail_tokens=tail, emergency=True):
+                return
+
+    def _fixed_tokens(self, report: ViewReport) -> int:
+        return report.data_block_tokens + estimate_text_tokens(self.system_prompt) + self.profile.output_target(
+            self.profile.tokens(self.profile.compactor_input))
+
+    def _clear_old_tool_results(self, conversation_id: str, report: ViewReport) -> bool:
+        """S2: tool results older than the newest turns are cleared in the send copy, once, as an event."""
+        expected, _, cleared_through = self.segments.block_state(conversation_id)
+        raw = self.session.transcript.messages(conversation_id, uid_from=report.covered_end + 1)
+        starts = turn_starts(raw)
+        if len(starts) <= self.profile.keep_recent_tool_turns:
+            return False
+        boundary = raw[starts[-self.profile.keep_recent_tool_turns]].uid - 1
+        clearable = [m for m in raw if m.role == "tool" and cleared_through < m.uid <= boundary]
+        if not clearable:
+            return False
+        return self.segments.clear_tool_results(conversation_id, boundary, expected, len(clearable))
 
     def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
         request = thaw(generation.snapshot, generation.fingerprint)
@@ -146,6 +233,7 @@ class ChatService:
             status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
+        self.schedule_compaction(generation.conversation_id)
         log.info("generation %s %s: %d calls, %d tool rounds, prompt %d (reused %d), completion %d, %.0f ms",
                  generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
                  usage.completion_tokens, (time.perf_counter() - started) * 1000)

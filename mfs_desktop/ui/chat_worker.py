@@ -35,6 +35,12 @@ class ChatWorker(QObject):
         self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window)
         self.ready.emit(model.name)
 
+    def close(self) -> None:
+        """After the thread has stopped: let the background compactor finish or cancel."""
+        if self._service is not None:
+            self._service.close()
+            self._service = None
+
     def stop(self) -> None:
         """Called from the main thread: a threading.Event is safe to set from anywhere."""
         self._cancel.set()
@@ -85,3 +91,4 @@ def stop_worker(thread: QThread, worker: ChatWorker, wait_ms: int = 30_000) -> N
         worker.stop()
         thread.quit()
         thread.wait(wait_ms)
+    worker.close()

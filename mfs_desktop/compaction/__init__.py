@@ -1,0 +1,1 @@
+"""Compaction: fact and user-quote tracks, tool-result clearing, segments, verification. No Qt."""

@@ -1,0 +1,121 @@
+"""Keeping the segment block bounded (DESIGN section 7, seed 003 sections 4.2–4.3).
+
+When the block reaches `consolidate_at` of its budget, the oldest group of same-depth
+segments merges into one deeper segment — if the payback gate (tokens re-prefilled after the
+block ÷ tokens freed ≤ `payback_turns`) and the shrink gate (freed ≥ `shrink` × before; in an
+emergency any real shrink) both pass. The merge is the deterministic sink: the union of fact
+lines within the fact budget, each guide item cut to 120 characters. Past depth 3, the
+terminal step evicts the oldest guide prose while its facts stay. Merging late beats merging
+often: every block change re-prefills everything after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mfs_desktop.compaction.segments import GuideItem, SegmentDraft
+from mfs_desktop.context.profile import ContextProfile
+
+SINK_ITEM_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    replaced: tuple[SegmentDraft, ...]  # oldest first, contiguous
+    merged: SegmentDraft
+    before_tokens: int
+    after_tokens: int
+    kind: str  # "merge" or "evict_prose"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SINK_ITEM_CHARS else text[: SINK_ITEM_CHARS - 1] + "…"
+
+
+def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], digest: str) -> SegmentDraft:
+    """Merge without a model. Prose is bounded like any compactor output: a quarter of what it
+    replaces; facts keep up to two segments' fact budget, errors, commands and paths first."""
+    facts: list[str] = []
+    for segment in group:
+        facts += [f for f in segment.facts if f not in facts]
+    budget = profile.tokens(profile.fact_budget) * 2  # a merged segment keeps up to two segments' facts
+    kept: list[str] = []
+    used = 0
+    for fact in facts:
+        cost = count(fact)
+        if used + cost > budget or len(kept) >= profile.fact_lines * 2:
+            continue
+        kept.append(fact)
+        used += cost
+    prose_budget = profile.output_target(sum(count(s.render()) for s in group))
+    items = []
+    seen: set[str] = set()
+    used = 0
+    for segment in group:
+        for item in segment.items:
+            text = _cut(item.text)
+            cost = count(text) + 6
+            if text in seen or (items and used + cost > prose_budget):
+                continue
+            seen.add(text)
+            items.append(GuideItem(text, item.source_turns))
+            used += cost
+    return SegmentDraft(
+        uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
+        turn_end=group[-1].turn_end, depth=min(profile.max_depth, max(s.depth for s in group) + 1),
+        degraded=any(s.degraded for s in group), source_digest=digest, items=tuple(items), facts=tuple(kept),
+        dropped_facts=sum(s.dropped_facts for s in group) + len(facts) - len(kept),
+    )
+
+
+def evict_prose(segment: SegmentDraft) -> SegmentDraft:
+    return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
+                        segment.degraded, segment.source_digest,
+                        (GuideItem("guide prose evicted to keep the window; the facts below stay",
+                                   (segment.turn_start,)),), segment.facts, segment.dropped_facts)
+
+
+def plan_consolidation(
+    block: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], *, tail_tokens: int,
+    emergency: bool, digest_of: Callable[[int, int], str],
+) -> tuple[Consolidation | None, str]:
+    """The next consolidation step for this block, or (None, why not)."""
+    sizes = [count(s.render()) for s in block]
+    total = sum(sizes)
+    if total < profile.tokens(profile.block_budget) * profile.consolidate_at and not emergency:
+        return None, "block_below_threshold"
+    for depth in sorted({s.depth for s in block}):
+        group_indexes = _oldest_group(block, depth)
+        if len(group_indexes) < 2 or depth >= profile.max_depth:
+            continue
+        group = [block[i] for i in group_indexes]
+        merged = sink(group, profile, count, digest_of(group[0].uid_start, group[-1].uid_end))
+        before = sum(sizes[i] for i in group_indexes)
+        after = count(merged.render())
+        freed = before - after
+        if freed <= 0:
+            continue
+        miss = tail_tokens + sum(sizes[group_indexes[-1] + 1:])
+        if not emergency and (freed < profile.shrink * before or miss / freed > profile.payback_turns):
+            continue
+        return Consolidation(tuple(group), merged, before, after, "merge"), "ok"
+    # terminal chain: evict the oldest guide prose that is still there
+    for index, segment in enumerate(block):
+        if len(segment.items) == 1 and segment.items[0].text.startswith("guide prose evicted"):
+            continue
+        trimmed = evict_prose(segment)
+        if count(trimmed.render()) < sizes[index]:
+            return Consolidation((segment,), trimmed, sizes[index], count(trimmed.render()), "evict_prose"), "ok"
+    return None, "nothing_left_to_consolidate"
+
+
+def _oldest_group(block: Sequence[SegmentDraft], depth: int) -> list[int]:
+    """The oldest run of adjacent segments of this depth."""
+    group: list[int] = []
+    for index, segment in enumerate(block):
+        if segment.depth == depth:
+            group.append(index)
+        elif group:
+            break
+    return group

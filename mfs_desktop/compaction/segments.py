@@ -1,0 +1,187 @@
+"""L0 segments: choosing the cooled range, the compactor's input, verifying its output, and
+the deterministic degraded segment (DESIGN section 7; seed 003 sections 4.4, 4.7–4.9).
+
+Everything here is a pure function of transcript messages: the pre-compactor calls it on a
+snapshot taken before its thread starts and never reads live state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mfs_desktop.compaction.facts import Fact, extract_facts, within_budget
+from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.store.models import Message
+
+Counter = Callable[[str], int]
+
+MAX_ITEMS = 256
+MAX_ITEM_BYTES = 4096
+MAX_SOURCE_TURNS = 32
+TOOL_HEAD, TOOL_TAIL, TOOL_FACTS = 400, 200, 12
+DEGRADED_HEAD, DEGRADED_TAIL = 120, 60
+
+
+class CompactorOutputRejected(Exception):
+    """The compactor's output failed verification; the caller builds a degraded segment."""
+
+
+@dataclass(frozen=True)
+class GuideItem:
+    text: str
+    source_turns: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SegmentDraft:
+    uid_start: int
+    uid_end: int
+    turn_start: int
+    turn_end: int
+    depth: int
+    degraded: bool
+    source_digest: str
+    items: tuple[GuideItem, ...]
+    facts: tuple[str, ...]
+    dropped_facts: int
+
+    def render(self) -> str:
+        head = (f"[segment uids {self.uid_start}–{self.uid_end} · turns {self.turn_start}–{self.turn_end}"
+                f"{' · degraded' if self.degraded else ''}]")
+        lines = [head]
+        lines += [f"- {item.text} (turns {', '.join(map(str, item.source_turns))})" for item in self.items]
+        if self.facts:
+            lines.append("facts, verbatim:")
+            lines += [f"  {fact}" for fact in self.facts]
+        if self.dropped_facts:
+            lines.append(f"  ({self.dropped_facts} more fact lines in the originals)")
+        return "\n".join(lines)
+
+
+def source_digest(messages: Sequence[Message]) -> str:
+    """The digest of a transcript range: uids and per-message text hashes, in order."""
+    body = "\n".join(f"{m.uid}:{m.text_sha256}" for m in messages)
+    return hashlib.sha256(body.encode("ascii")).hexdigest()
+
+
+def turn_starts(messages: Sequence[Message]) -> list[int]:
+    """Indexes where a turn starts: a user message (tool results always follow their call)."""
+    return [i for i, m in enumerate(messages) if m.role == "user" and (i == 0 or m.turn_ordinal != messages[i - 1].turn_ordinal)]
+
+
+def choose_range(
+    uncovered: Sequence[Message], profile: ContextProfile, count: Counter, *, fixed_tokens: int,
+) -> tuple[list[Message], str]:
+    """The cooled range to fold next, whole turns from the oldest uncovered one, or ([], reason).
+
+    It stops at the compactor's input budget, and before the raw tail that the
+    post-compaction target can keep; the newest turn is never cut (invariant 4).
+    """
+    starts = turn_starts(uncovered)
+    if len(starts) < 2:
+        return [], "range_too_small"
+    turns = [list(uncovered[a:b]) for a, b in zip(starts, [*starts[1:], len(uncovered)])]
+    costs = [sum(count(m.text) + 4 for m in turn) for turn in turns]
+    tail_room = profile.tokens(profile.post_compaction_target) - fixed_tokens
+    input_budget = profile.tokens(profile.compactor_input)
+    chosen, used = 0, 0
+    remaining = sum(costs)
+    while chosen < len(turns) - 1:
+        if used + costs[chosen] > input_budget and chosen > 0:
+            break
+        if remaining <= tail_room:
+            break
+        used += costs[chosen]
+        remaining -= costs[chosen]
+        chosen += 1
+    if chosen == 0 or used < profile.minimum_range(used):
+        return [], "range_too_small"
+    return [m for turn in turns[:chosen] for m in turn], "ok"
+
+
+def _tool_digest(text: str) -> str:
+    facts = [fact.text for fact in extract_facts([(0, text)])[:TOOL_FACTS]]
+    if len(text) <= TOOL_HEAD + TOOL_TAIL:
+        return text
+    return "\n".join([text[:TOOL_HEAD], "…", text[-TOOL_TAIL:], *(f"fact: {line}" for line in facts)])
+
+
+def compactor_input(messages: Sequence[Message]) -> str:
+    """What the compactor reads: every message of the range, tool bodies as digests."""
+    lines = []
+    for message in messages:
+        body = _tool_digest(message.text) if message.role == "tool" else message.text
+        call = f" called {message.tool_name}({message.tool_arguments})" if message.tool_name and message.role == "assistant" else ""
+        lines.append(f"[turn {message.turn_ordinal} · uid {message.uid} · {message.role}{call}]\n{body}")
+    return "\n\n".join(lines)
+
+
+def verify_items(raw: str, turns: Sequence[int], target_tokens: int, count: Counter) -> tuple[GuideItem, ...]:
+    """DESIGN section 7's verifier; any breach raises CompactorOutputRejected."""
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        raise CompactorOutputRejected("not JSON") from None
+    items = document.get("items") if isinstance(document, dict) else None
+    if not isinstance(items, list) or not items:
+        raise CompactorOutputRejected("no items list")
+    if len(items) > MAX_ITEMS:
+        raise CompactorOutputRejected("too many items")
+    allowed = set(turns)
+    seen: set[str] = set()
+    verified = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise CompactorOutputRejected("an item is not an object")
+        text, sources = item.get("text"), item.get("source_turns")
+        if not isinstance(text, str) or not text.strip() or len(text.encode("utf-8")) > MAX_ITEM_BYTES:
+            raise CompactorOutputRejected("item text empty or too long")
+        if not isinstance(sources, list) or not 1 <= len(sources) <= MAX_SOURCE_TURNS \
+                or len(set(sources)) != len(sources) or not all(isinstance(s, int) and s in allowed for s in sources):
+            raise CompactorOutputRejected("source turns missing, repeated or outside the range")
+        if text.strip() in seen:
+            raise CompactorOutputRejected("duplicate item")
+        seen.add(text.strip())
+        verified.append(GuideItem(text.strip(), tuple(sources)))
+    if count(raw) > max(target_tokens, 8) * 1.25:
+        raise CompactorOutputRejected("output over target")
+    return tuple(verified)
+
+
+def degraded_items(messages: Sequence[Message]) -> tuple[GuideItem, ...]:
+    """No model: each message's head and tail, citing its turn (seed 003 section 4.7)."""
+    items = []
+    seen: set[str] = set()
+    for message in messages:
+        text = " ".join(message.text.split())
+        if not text:
+            continue
+        clipped = text if len(text) <= DEGRADED_HEAD + DEGRADED_TAIL + 3 else \
+            f"{text[:DEGRADED_HEAD]} … {text[-DEGRADED_TAIL:]}"
+        line = f"{message.role}: {clipped}"
+        if line not in seen:
+            seen.add(line)
+            items.append(GuideItem(line, (message.turn_ordinal,)))
+    return tuple(items)
+
+
+def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
+    facts: list[Fact] = extract_facts((m.uid, m.text) for m in messages)
+    kept, dropped = within_budget(facts, profile.fact_lines, profile.tokens(profile.fact_budget), count)
+    return tuple(fact.render() for fact in kept), dropped
+
+
+def draft_segment(
+    messages: Sequence[Message], items: tuple[GuideItem, ...], *, degraded: bool, profile: ContextProfile,
+    count: Counter, depth: int = 0,
+) -> SegmentDraft:
+    facts, dropped = fact_lines(messages, profile, count)
+    return SegmentDraft(
+        uid_start=messages[0].uid, uid_end=messages[-1].uid,
+        turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
+        depth=depth, degraded=degraded, source_digest=source_digest(messages),
+        items=items, facts=facts, dropped_facts=dropped,
+    )

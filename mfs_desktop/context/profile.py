@@ -1,0 +1,58 @@
+"""Every context threshold and budget, as a ratio of the model window (invariant 12).
+
+Changing the model changes one number: `window`. The defaults are the seeds' numbers:
+seed 003 section 3 (warn 0.85, hard 0.95, the 16% raw fallback, fact budget 2,400 tokens /
+40 lines at a 128k window, the minimum range max(2,000 tokens, 2 × target)), section 4.2
+(consolidate at 80% of the block budget, payback ≤ 40 turns, shrink ≥ 0.35, depth ≤ 3) and
+section 5.4 (user-quote track ≈ 15% of the window). Where the seeds give no number, the
+choice is ours and marked so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEED_WINDOW = 128_000  # the window the seed's absolute numbers were measured at
+
+
+@dataclass(frozen=True)
+class ContextProfile:
+    window: int = 8192
+    warn: float = 0.85
+    hard: float = 0.95
+    fallback_raw_share: float = 0.16
+    post_compaction_target: float = 0.60  # ours: where an event brings the payload back to
+    answer_reserve: float = 0.0625  # ours: room kept for the answer (512 of 8,192)
+    compactor_input: float = 0.50  # ours: the compactor's own window holds input + output
+    output_ratio: float = 0.25  # the guide is about a quarter of its input
+    output_floor: float = 0.004
+    output_ceiling: float = 0.06
+    min_range: float = 2_000 / SEED_WINDOW
+    fact_budget: float = 2_400 / SEED_WINDOW
+    fact_lines_per_seed_window: int = 40
+    quote_budget: float = 0.15
+    block_budget: float = 0.30  # ours: the segment block's ceiling
+    consolidate_at: float = 0.80
+    payback_turns: int = 40
+    shrink: float = 0.35
+    max_depth: int = 3
+    keep_recent_tool_turns: int = 2  # ours: S2 never clears the newest turns' tool results
+
+    def tokens(self, ratio: float) -> int:
+        return int(self.window * ratio)
+
+    @property
+    def send_budget(self) -> int:
+        """What the send view may use: the window minus the answer's room."""
+        return self.window - self.tokens(self.answer_reserve)
+
+    @property
+    def fact_lines(self) -> int:
+        return max(6, round(self.fact_lines_per_seed_window * self.window / SEED_WINDOW))
+
+    def output_target(self, input_tokens: int) -> int:
+        target = input_tokens * self.output_ratio
+        return int(min(max(target, self.tokens(self.output_floor)), self.tokens(self.output_ceiling)))
+
+    def minimum_range(self, input_tokens: int) -> int:
+        return max(self.tokens(self.min_range), 2 * self.output_target(input_tokens))

@@ -1,0 +1,184 @@
+"""Compaction as a use case: plan on a snapshot, build a segment, commit it by CAS.
+
+The plan (the range and what the CAS will expect) is taken on the caller's thread; the
+worker only ever sees that snapshot (seed 003 section 4.6). Any compactor failure —
+exception, timeout, output that fails verification — gives a deterministic degraded segment
+(invariant 9); a stale candidate is rejected at commit and recorded (invariant 7).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mfs_desktop.compaction.compactor import Compactor
+from mfs_desktop.compaction.consolidate import plan_consolidation
+from mfs_desktop.compaction.segments import (
+    CompactorOutputRejected,
+    choose_range,
+    compactor_input,
+    degraded_items,
+    draft_segment,
+    source_digest,
+    verify_items,
+)
+from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.services.session import Session
+from mfs_desktop.store.models import Message
+from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentStore
+
+log = logging.getLogger(__name__)
+Counter = Callable[[str], int]
+COMPACTOR_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True)
+class CompactionPlan:
+    conversation_id: str
+    expected: BlockExpectation
+    messages: tuple[Message, ...]  # exactly the range the segment will claim (invariant 3)
+    slot_text: str
+    input_tokens: int
+    target_tokens: int
+
+
+def render_slot(session: Session, conversation_id: str) -> str:
+    return "\n".join(f"{key}: {value}" for key, value, _, _ in session.transcript.knowledge(conversation_id))
+
+
+class Compaction:
+    def __init__(self, session: Session, profile: ContextProfile, count: Counter) -> None:
+        self.session = session
+        self.profile = profile
+        self.count = count
+        self.segments = SegmentStore(session.database)
+
+    def plan(self, conversation_id: str, fixed_tokens: int) -> tuple[CompactionPlan | None, str]:
+        expected, _, _ = self.segments.block_state(conversation_id)
+        block = self.segments.active_block(conversation_id)
+        conversation = self.session.transcript.conversation(conversation_id)
+        start_after = block[-1].uid_end if block else conversation.lineage_base_uid
+        uncovered = self.session.transcript.messages(conversation_id, uid_from=start_after + 1)
+        chosen, reason = choose_range(uncovered, self.profile, self.count, fixed_tokens=fixed_tokens)
+        if not chosen:
+            return None, reason
+        input_tokens = self.count(compactor_input(chosen))
+        return CompactionPlan(conversation_id, expected, tuple(chosen), render_slot(self.session, conversation_id),
+                              input_tokens, self.profile.output_target(input_tokens)), "ok"
+
+    def run(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> CommitOutcome:
+        started = time.perf_counter()
+        turns = [m.turn_ordinal for m in plan.messages]
+        raw = ""
+        try:
+            raw = compactor.summarize(plan.messages, plan.target_tokens, cancel)
+            items = verify_items(raw, turns, plan.target_tokens, self.count)
+            degraded = False
+        except (CompactorOutputRejected, TimeoutError, RuntimeError, ValueError, OSError) as exc:
+            log.info("compaction of %s degraded: %s", plan.conversation_id, type(exc).__name__)
+            items, degraded = degraded_items(plan.messages), True
+        except Exception as exc:  # a compactor bug must not block the conversation either
+            log.warning("compactor failed unexpectedly (%s); degraded segment", type(exc).__name__)
+            items, degraded = degraded_items(plan.messages), True
+        if cancel.is_set():  # cancelling discards the result, degraded or not
+            return CommitOutcome("rejected", "cancelled", "")
+        draft = draft_segment(plan.messages, items, degraded=degraded, profile=self.profile, count=self.count)
+        outcome = self.segments.commit(
+            plan.conversation_id, draft, plan.expected, tokens=self.count(draft.render()), slot_text=plan.slot_text,
+            compactor=compactor.name, input_tokens=plan.input_tokens, output_tokens=self.count(raw) if raw else 0,
+            duration_ms=round((time.perf_counter() - started) * 1000, 1))
+        log.info("compaction of %s: %s (%s), uids %d-%d", plan.conversation_id, outcome.state,
+                 "degraded" if degraded else "guided", draft.uid_start, draft.uid_end)
+        if outcome.state == "active":
+            self.consolidate(plan.conversation_id, tail_tokens=0, emergency=False)
+        return outcome
+
+    def consolidate(self, conversation_id: str, *, tail_tokens: int, emergency: bool) -> bool:
+        """One consolidation step if the block needs it and the gates allow; True if the block changed."""
+        expected, _, _ = self.segments.block_state(conversation_id)
+        block = self.segments.active_block(conversation_id)
+        if len(block) < 1:
+            return False
+
+        def digest_of(uid_start: int, uid_end: int) -> str:
+            return source_digest(self.session.transcript.messages(conversation_id, uid_from=uid_start, uid_to=uid_end))
+
+        step, reason = plan_consolidation(block, self.profile, self.count, tail_tokens=tail_tokens,
+                                          emergency=emergency, digest_of=digest_of)
+        if step is None:
+            return False
+        outcome = self.segments.replace(conversation_id, step.replaced, step.merged, expected,
+                                        tokens=step.after_tokens, kind=step.kind, before_tokens=step.before_tokens)
+        return outcome.state == "active"
+
+
+class PreCompactor:
+    """One background worker thread owns the compactor (a llama.cpp context is not
+    thread-safe); at most one job per conversation; cancelling discards the result."""
+
+    def __init__(self, compaction: Compaction, compactor_factory: Callable[[], Compactor]) -> None:
+        self.compaction = compaction
+        self._factory = compactor_factory
+        self._jobs: queue.Queue = queue.Queue()
+        self._pending: dict[str, tuple[threading.Event, threading.Event]] = {}
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._work, name="pre-compactor", daemon=True)
+        self._thread.start()
+        self.outcomes: list[CommitOutcome] = []
+        self.errors: list[BaseException] = []  # bugs, kept for tests and `inspect`; the chat goes on
+
+    def schedule(self, plan: CompactionPlan) -> bool:
+        with self._lock:
+            if plan.conversation_id in self._pending:
+                return False
+            entry = (threading.Event(), threading.Event())
+            self._pending[plan.conversation_id] = entry
+        self._jobs.put((plan, *entry))
+        return True
+
+    def busy(self, conversation_id: str) -> bool:
+        with self._lock:
+            return conversation_id in self._pending
+
+    def wait(self, conversation_id: str, timeout: float = COMPACTOR_TIMEOUT_S) -> bool:
+        with self._lock:
+            entry = self._pending.get(conversation_id)
+        return entry is None or entry[1].wait(timeout)
+
+    def cancel(self, conversation_id: str) -> None:
+        with self._lock:
+            entry = self._pending.get(conversation_id)
+        if entry is not None:
+            entry[0].set()
+
+    def close(self) -> None:
+        with self._lock:
+            for cancel, _ in self._pending.values():
+                cancel.set()
+        self._jobs.put(None)
+        self._thread.join(COMPACTOR_TIMEOUT_S)
+
+    def _work(self) -> None:
+        compactor: Compactor | None = None
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            plan, cancel, done = job
+            try:
+                if not cancel.is_set():
+                    compactor = compactor or self._factory()
+                    outcome = self.compaction.run(plan, compactor, cancel)
+                    self.outcomes.append(outcome)
+            except Exception as exc:  # the conversation goes on; the ledger shows nothing committed
+                self.errors.append(exc)
+                log.warning("pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG")))
+            finally:
+                with self._lock:
+                    self._pending.pop(plan.conversation_id, None)
+                done.set()

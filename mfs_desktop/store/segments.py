@@ -1,0 +1,194 @@
+"""The segment block and its compare-and-swap commit (invariant 7).
+
+A candidate becomes active only inside one transaction that re-checks epoch, lineage,
+block version, memory mode, contiguity with the block's end, and the digest of the
+per-message hashes of the range it claims — otherwise it is stored as `rejected` and the
+ledger records `commit_rejected` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, source_digest
+from mfs_desktop.store.database import Connection, Database
+from mfs_desktop.store.transcript import _VISIBLE, _MESSAGE_COLUMNS, _message_from_row, _read_conversation, new_id
+
+
+@dataclass(frozen=True)
+class BlockExpectation:
+    """What the pre-compactor saw when it took its snapshot."""
+
+    epoch: int
+    lineage_id: str
+    block_version: int
+
+
+@dataclass(frozen=True)
+class CommitOutcome:
+    state: str  # "active" or "rejected"
+    reason: str
+    segment_id: str
+
+
+_COLUMNS = "uid_start, uid_end, depth, degraded, source_digest, guide, facts"
+
+
+def _draft(row: tuple) -> SegmentDraft:
+    uid_start, uid_end, depth, degraded, digest, guide, facts = row
+    body = json.loads(guide)
+    return SegmentDraft(uid_start, uid_end, body["turns"][0], body["turns"][1], depth, bool(degraded), digest,
+                        tuple(GuideItem(i["text"], tuple(i["source_turns"])) for i in body["items"]),
+                        tuple(json.loads(facts)), body.get("dropped_facts", 0))
+
+
+class SegmentStore:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    def active_block(self, conversation_id: str) -> list[SegmentDraft]:
+        return _active(self._db.connection(), conversation_id)
+
+    def read_block(self, conversation_id: str) -> tuple[BlockExpectation, str, int, list[SegmentDraft]]:
+        """State and active segments read in one transaction, so a concurrent commit is seen
+        either wholly or not at all."""
+        connection = self._db.connection()
+        connection.execute("BEGIN")
+        try:
+            expected, slot, clear_uid = self.block_state(conversation_id)
+            return expected, slot, clear_uid, _active(connection, conversation_id)
+        finally:
+            connection.execute("COMMIT")
+
+    def block_state(self, conversation_id: str) -> tuple[BlockExpectation, str, int]:
+        """(expectation for a CAS, knowledge slot snapshot, tool-clear uid)."""
+        row = self._db.connection().execute(
+            "SELECT epoch, lineage_id, block_version, slot_snapshot, tool_clear_uid FROM conversations WHERE id = ?",
+            (conversation_id,)).fetchone()
+        return BlockExpectation(row[0], row[1], row[2]), row[3], row[4]
+
+    def commit(
+        self, conversation_id: str, draft: SegmentDraft, expected: BlockExpectation, *, tokens: int, slot_text: str,
+        compactor: str, input_tokens: int, output_tokens: int, duration_ms: float,
+    ) -> CommitOutcome:
+        segment_id = new_id()
+        with self._db.transaction() as connection:
+            reason = _cas_problem(connection, conversation_id, draft, expected)
+            _insert(connection, segment_id, conversation_id, draft, expected, "rejected" if reason else "active", tokens)
+            if not reason:
+                connection.execute(
+                    "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
+                    (slot_text, conversation_id))
+            outcome = "commit_rejected" if reason else ("degraded" if draft.degraded else "committed")
+            connection.execute(
+                "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, "
+                "duration_ms, outcome, detail) VALUES (?, ?, 'compaction', ?, ?, ?, ?, ?, ?)",
+                (conversation_id, time.time(), draft.depth, input_tokens, output_tokens, duration_ms, outcome,
+                 f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else "")))
+        return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
+
+    def replace(
+        self, conversation_id: str, replaced: Sequence[SegmentDraft], merged: SegmentDraft,
+        expected: BlockExpectation, *, tokens: int, kind: str, before_tokens: int,
+    ) -> CommitOutcome:
+        """Consolidation by CAS: the replaced segments give way to one covering the same range."""
+        segment_id = new_id()
+        with self._db.transaction() as connection:
+            conversation = _read_conversation(connection, conversation_id)
+            block = _active(connection, conversation_id)
+            ranges = [(s.uid_start, s.uid_end) for s in block]
+            reason = ""
+            if (conversation.epoch, conversation.lineage_id, conversation.block_version) != \
+                    (expected.epoch, expected.lineage_id, expected.block_version):
+                reason = "the block or the history changed since the plan"
+            elif not all((s.uid_start, s.uid_end) in ranges for s in replaced):
+                reason = "a replaced segment is no longer active"
+            else:
+                rows = connection.execute(
+                    f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? "
+                    f"AND {_VISIBLE} ORDER BY uid", (conversation_id, merged.uid_start, merged.uid_end)).fetchall()
+                if source_digest([_message_from_row(row) for row in rows]) != merged.source_digest:
+                    reason = "the range's messages changed (digest mismatch)"
+            if not reason:
+                for segment in replaced:
+                    connection.execute(
+                        "UPDATE segments SET state = 'superseded' WHERE conversation_id = ? AND state = 'active' "
+                        "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
+                _insert(connection, segment_id, conversation_id, merged, expected, "active", tokens)
+                connection.execute("UPDATE conversations SET block_version = block_version + 1 WHERE id = ?",
+                                   (conversation_id,))
+            connection.execute(
+                "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, outcome, "
+                "detail) VALUES (?, ?, 'consolidation', ?, ?, ?, ?, ?)",
+                (conversation_id, time.time(), merged.depth, before_tokens, tokens,
+                 "commit_rejected" if reason else kind,
+                 f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}" + (f"; {reason}" if reason else "")))
+        return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
+
+    def clear_tool_results(self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int) -> bool:
+        """S2 as an event: the send copy clears tool results up to `through_uid` from now on."""
+        with self._db.transaction() as connection:
+            conversation = _read_conversation(connection, conversation_id)
+            if (conversation.epoch, conversation.lineage_id, conversation.block_version) != \
+                    (expected.epoch, expected.lineage_id, expected.block_version):
+                return False
+            connection.execute(
+                "UPDATE conversations SET tool_clear_uid = max(tool_clear_uid, ?), block_version = block_version + 1 "
+                "WHERE id = ?", (through_uid, conversation_id))
+            connection.execute(
+                "INSERT INTO ledger (conversation_id, created_at, event, outcome, detail) VALUES (?, ?, ?, ?, ?)",
+                (conversation_id, time.time(), "tool_results_cleared", "cleared",
+                 f"{cleared} old tool results cleared in the send view through uid {through_uid}"))
+        return True
+
+
+def _insert(connection: Connection, segment_id: str, conversation_id: str, draft: SegmentDraft,
+            expected: BlockExpectation, state: str, tokens: int) -> None:
+    connection.execute(
+        "INSERT INTO segments (id, conversation_id, epoch, lineage_id, uid_start, uid_end, depth, state, degraded, "
+        "source_digest, guide, facts, tokens, block_version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (segment_id, conversation_id, expected.epoch, expected.lineage_id, draft.uid_start, draft.uid_end,
+         draft.depth, state, int(draft.degraded), draft.source_digest,
+         json.dumps({"turns": [draft.turn_start, draft.turn_end], "dropped_facts": draft.dropped_facts,
+                     "items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in draft.items]},
+                    ensure_ascii=False),
+         json.dumps(list(draft.facts), ensure_ascii=False), tokens, expected.block_version, time.time()))
+
+
+def _active(connection: Connection, conversation_id: str) -> list[SegmentDraft]:
+    rows = connection.execute(
+        f"SELECT {_COLUMNS} FROM segments s WHERE conversation_id = ? AND state = 'active' "
+        "AND lineage_id = (SELECT lineage_id FROM conversations WHERE id = s.conversation_id) ORDER BY uid_start",
+        (conversation_id,))
+    return [_draft(row) for row in rows]
+
+
+def _cas_problem(connection: Connection, conversation_id: str, draft: SegmentDraft, expected: BlockExpectation) -> str:
+    conversation = _read_conversation(connection, conversation_id)
+    if conversation.epoch != expected.epoch or conversation.lineage_id != expected.lineage_id:
+        return "history was edited or deleted since the snapshot (epoch/lineage changed)"
+    if conversation.block_version != expected.block_version:
+        return "the block changed since the snapshot (another commit or event)"
+    if conversation.memory_mode != "automatic":
+        return "memory is not automatic any more"
+    block = _active(connection, conversation_id)
+    start_after = block[-1].uid_end if block else conversation.lineage_base_uid
+    first = connection.execute(
+        f"SELECT uid FROM messages m WHERE conversation_id = ? AND uid > ? AND {_VISIBLE} ORDER BY uid LIMIT 1",
+        (conversation_id, start_after)).fetchone()
+    if first is None or first[0] != draft.uid_start:
+        return "the range does not start where the block ends (coverage would have a hole or an overlap)"
+    rows = connection.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? AND {_VISIBLE} "
+        "ORDER BY uid", (conversation_id, draft.uid_start, draft.uid_end)).fetchall()
+    if source_digest([_message_from_row(row) for row in rows]) != draft.source_digest:
+        return "the range's messages changed since the snapshot (digest mismatch)"
+    newer_user = connection.execute(
+        f"SELECT 1 FROM messages m WHERE conversation_id = ? AND uid > ? AND role = 'user' AND {_VISIBLE} LIMIT 1",
+        (conversation_id, draft.uid_end)).fetchone()
+    if newer_user is None:
+        return "the range reaches the newest turn"
+    return ""

@@ -1,0 +1,223 @@
+"""The context engine against DESIGN section 4's invariants, with the scripted fake model and
+long synthetic conversations."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from mfs_desktop.compaction.segments import source_digest
+from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
+from mfs_desktop.context.send_view import DATA_OPEN, SEGMENT_HEADER
+from mfs_desktop.runtime.fake import FakeModel
+from mfs_desktop.runtime.protocol import SamplingSettings
+from mfs_desktop.services.chat import ChatService
+from mfs_desktop.services.session import Session
+from mfs_desktop.store.ledger import entries
+from mfs_desktop.store.segments import SegmentStore
+
+WORDS = ("river", "lantern", "garden", "copper", "meadow", "harbor", "violet", "summit", "cedar", "orbit")
+
+
+def user_text(turn: int) -> str:
+    words = " ".join(WORDS[(turn + i) % len(WORDS)] for i in range(40))
+    return f"Turn {turn}: tell me about the {WORDS[turn % len(WORDS)]}. {words}."
+
+
+class RecordingService(ChatService):
+    """Records, for every request, the block version it was built on."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.versions: list[int] = []
+
+    def _freeze(self, conversation_id, regenerates=None):
+        record = super()._freeze(conversation_id, regenerates)
+        self.versions.append(self.last_report.block_version)
+        return record
+
+
+def run_conversation(session: Session, turns: int, window: int, text=user_text) -> tuple[RecordingService, FakeModel, str]:
+    model = FakeModel()
+    service = RecordingService(session, model, provider="fake", window=window,
+                               sampling=SamplingSettings(max_tokens=window // 16))
+    conversation = session.transcript.create_conversation()
+    for turn in range(1, turns + 1):
+        service.send(conversation.id, text(turn))
+        service.precompactor.wait(conversation.id)
+        assert_coverage(session, conversation.id)
+    assert service.precompactor.errors == []
+    return service, model, conversation.id
+
+
+def assert_coverage(session: Session, conversation_id: str) -> None:
+    """Invariants 2 and 3: the block covers a contiguous run of the view from its start, with
+    no hole and no overlap, and each segment's digest is that of the range it covers."""
+    block = SegmentStore(session.database).active_block(conversation_id)
+    visible = session.transcript.messages(conversation_id)
+    position = 0
+    for segment in block:
+        covered = [m for m in visible if segment.uid_start <= m.uid <= segment.uid_end]
+        assert covered and covered[0].uid == visible[position].uid, "hole or overlap in coverage"
+        assert source_digest(covered) == segment.source_digest
+        position += len(covered)
+    if block:
+        assert visible[position - 1].uid == block[-1].uid_end
+
+
+@pytest.fixture(scope="module")
+def long_run(tmp_path_factory):
+    from conftest import open_test_session
+
+    session = open_test_session(tmp_path_factory.mktemp("long") / "data")
+    service, model, conversation_id = run_conversation(session, 200, 4096)
+    yield session, service, model, conversation_id
+    service.close()
+    session.close()
+
+
+def test_invariant_2_and_3_coverage_at_every_turn(long_run) -> None:
+    session, service, _, conversation_id = long_run
+    block = service.segments.active_block(conversation_id)
+    assert len(block) >= 2, "200 turns in a 4k window must have compacted"
+    assert block[0].uid_start == 1
+
+
+def test_payload_stays_under_the_hard_line(long_run) -> None:
+    _, service, model, _ = long_run
+    worst = max(model.count_tokens(call, service._tools) for call in model.calls) / 4096
+    assert worst <= 0.95, worst
+
+
+def test_invariant_5_append_only_tail_between_events(long_run) -> None:
+    _, service, model, _ = long_run
+    stable = events = 0
+    for (before, after), (v1, v2) in zip(zip(model.calls, model.calls[1:]), zip(service.versions, service.versions[1:])):
+        if v1 == v2:
+            assert after[: len(before)] == before, "the send view changed before its end without an event"
+            stable += 1
+        else:
+            events += 1
+    assert stable > 150 and events >= 2
+    assert events / len(model.calls) < 0.2, "compaction events should be rare"
+
+
+def test_invariant_8_summaries_are_data_not_system(long_run) -> None:
+    _, _, model, _ = long_run
+    last = model.calls[-1]
+    assert last[0].role == "system" and last[0].content == DEFAULT_SYSTEM_PROMPT
+    data = [m for m in last if DATA_OPEN in m.content]
+    assert len(data) == 1 and data[0].role == "user" and SEGMENT_HEADER in data[0].content
+    assert sum(SEGMENT_HEADER in m.content for m in last) == 1
+
+
+def test_invariant_4_cut_points_on_turn_starts(long_run) -> None:
+    session, service, _, conversation_id = long_run
+    visible = session.transcript.messages(conversation_id)
+    by_uid = {m.uid: m for m in visible}
+    newest_turn = visible[-1].turn_ordinal
+    for segment in service.segments.active_block(conversation_id):
+        assert by_uid[segment.uid_start].role == "user"
+        following = [m for m in visible if m.uid > segment.uid_end]
+        assert following and following[0].role == "user", "a turn was split"
+        assert segment.turn_end < newest_turn
+
+
+def test_invariant_11_every_event_is_in_the_ledger(long_run) -> None:
+    session, service, _, conversation_id = long_run
+    recorded = entries(session.database, conversation_id)
+    committed = [e for e in recorded if e.event == "compaction" and e.outcome in ("committed", "degraded")]
+    assert committed and all(e.input_tokens and e.duration_ms is not None for e in committed)
+    active_or_superseded = session.database.connection().execute(
+        "SELECT count(*) FROM segments WHERE conversation_id = ? AND state IN ('active', 'superseded') AND depth = 0",
+        (conversation_id,)).fetchone()[0]
+    assert active_or_superseded == len(committed)
+
+
+def test_invariant_10_identical_replays_identical_payloads(tmp_path) -> None:
+    from conftest import open_test_session
+
+    hashes = []
+    for run in range(2):
+        session = open_test_session(tmp_path / f"run{run}")
+        service, model, _ = run_conversation(session, 60, 2048)
+        hashes.append([json.dumps([m.content for m in call]) for call in model.calls])
+        service.close()
+        session.close()
+    assert hashes[0] == hashes[1]
+
+
+def test_invariant_12_window_is_one_number(tmp_path) -> None:
+    from conftest import open_test_session
+
+    results = {}
+    for window in (2048, 4096):
+        session = open_test_session(tmp_path / f"w{window}")
+        service, model, conversation_id = run_conversation(session, 80, window)
+        results[window] = (len(service.segments.active_block(conversation_id)),
+                           max(model.count_tokens(c, service._tools) for c in model.calls) / window)
+        service.close()
+        session.close()
+    assert results[2048][1] <= 0.95 and results[4096][1] <= 0.95
+    assert results[2048][0] >= results[4096][0]
+
+
+def test_invariant_7_stale_candidate_rejected_after_edit(session: Session) -> None:
+    service, _, conversation_id = run_conversation(session, 40, 2048)
+    plan, reason = service.compaction.plan(conversation_id, fixed_tokens=10_000)  # as if the tail had no room
+    assert plan is not None, reason
+    session.transcript.edit_message(conversation_id, plan.messages[0].uid, "edited away")
+    from mfs_desktop.compaction.compactor import ExtractiveCompactor
+    from mfs_desktop.runtime.estimate import estimate_text_tokens
+
+    outcome = service.compaction.run(plan, ExtractiveCompactor(estimate_text_tokens), threading.Event())
+    assert outcome.state == "rejected" and "epoch" in outcome.reason
+    assert entries(session.database, conversation_id)[-1].outcome == "commit_rejected"
+    service.close()
+
+
+def test_invariant_7_concurrent_commit_rejects_the_second(session: Session) -> None:
+    from mfs_desktop.compaction.compactor import ExtractiveCompactor
+    from mfs_desktop.runtime.estimate import estimate_text_tokens
+
+    service, _, conversation_id = run_conversation(session, 30, 8192)
+    first, _ = service.compaction.plan(conversation_id, fixed_tokens=10_000)
+    second, _ = service.compaction.plan(conversation_id, fixed_tokens=10_000)
+    assert first is not None and second is not None and first.messages == second.messages
+    compactor = ExtractiveCompactor(estimate_text_tokens)
+    assert service.compaction.run(first, compactor, threading.Event()).state == "active"
+    rejected = service.compaction.run(second, compactor, threading.Event())
+    assert rejected.state == "rejected" and "block changed" in rejected.reason
+    service.close()
+
+
+@pytest.mark.parametrize("kind", ["error", "garbage", "oversize", "out_of_range", "truncated"])
+def test_invariant_9_compactor_failure_degrades_and_answer_comes(session: Session, kind: str) -> None:
+    class BrokenCompactor:
+        name = f"broken-{kind}"
+
+        def summarize(self, messages, target_tokens, cancel):
+            if kind == "error":
+                raise RuntimeError("compactor crashed")
+            if kind == "garbage":
+                return "\\x00 not json at all"
+            if kind == "truncated":
+                return '{"items": [{"text": "cut off'
+            if kind == "out_of_range":
+                return json.dumps({"items": [{"text": "x", "source_turns": [99999]}]})
+            return json.dumps({"items": [{"text": "word " * 5000, "source_turns": [messages[0].turn_ordinal]}]})
+
+    model = FakeModel()
+    service = ChatService(session, model, provider="fake", window=2048, sampling=SamplingSettings(max_tokens=128),
+                          compactor_factory=BrokenCompactor)
+    conversation = session.transcript.create_conversation()
+    for turn in range(1, 60):
+        result = service.send(conversation.id, user_text(turn))
+        service.precompactor.wait(conversation.id)
+        assert result.answer
+    block = service.segments.active_block(conversation.id)
+    assert block and all(segment.degraded for segment in block)
+    assert_coverage(session, conversation.id)
+    service.close()
