@@ -11,7 +11,7 @@ import pytest
 from mfs_desktop.compaction.segments import source_digest
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
 from mfs_desktop.context.send_view import DATA_OPEN, SEGMENT_HEADER
-from mfs_desktop.runtime.fake import FakeModel
+from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.session import Session
@@ -39,8 +39,18 @@ class RecordingService(ChatService):
         return record
 
 
-def run_conversation(session: Session, turns: int, window: int, text=user_text) -> tuple[RecordingService, FakeModel, str]:
-    model = FakeModel()
+class AcknowledgingModel(FakeModel):
+    """Short answers without numbers, as a chat assistant's acknowledgements are."""
+
+    def complete(self, messages, settings, on_text, cancel, **options):
+        topic = messages[-1].content.split()[-1].strip(".")
+        self._script.append(Step("text", f"Noted, thanks for telling me about the {topic}."))
+        return super().complete(messages, settings, on_text, cancel, **options)
+
+
+def run_conversation(session: Session, turns: int, window: int, text=user_text,
+                     model: FakeModel | None = None) -> tuple[RecordingService, FakeModel, str]:
+    model = model or FakeModel()
     service = RecordingService(session, model, provider="fake", window=window,
                                sampling=SamplingSettings(max_tokens=window // 16))
     conversation = session.transcript.create_conversation()
@@ -130,10 +140,11 @@ def test_invariant_11_every_event_is_in_the_ledger(long_run) -> None:
     recorded = entries(session.database, conversation_id)
     committed = [e for e in recorded if e.event == "compaction" and e.outcome in ("committed", "degraded")]
     assert committed and all(e.input_tokens and e.duration_ms is not None for e in committed)
-    active_or_superseded = session.database.connection().execute(
-        "SELECT count(*) FROM segments WHERE conversation_id = ? AND state IN ('active', 'superseded') AND depth = 0",
+    consolidated = [e for e in recorded if e.event == "consolidation" and e.outcome != "commit_rejected"]
+    made = session.database.connection().execute(
+        "SELECT count(*) FROM segments WHERE conversation_id = ? AND state IN ('active', 'superseded')",
         (conversation_id,)).fetchone()[0]
-    assert active_or_superseded == len(committed)
+    assert made == len(committed) + len(consolidated), "a segment changed without its ledger row"
 
 
 def test_invariant_10_identical_replays_identical_payloads(tmp_path) -> None:
@@ -164,10 +175,22 @@ def test_invariant_12_window_is_one_number(tmp_path) -> None:
     assert results[2048][0] >= results[4096][0]
 
 
+def uncovered_plan(service: ChatService, conversation_id: str):
+    """A plan as if the raw tail had no room, after enough new turns to be worth folding."""
+    from mfs_desktop.store.models import MessageDraft
+
+    for turn in range(1000, 1040):
+        plan, reason = service.compaction.plan(conversation_id, fixed_tokens=10_000)
+        if plan is not None:
+            return plan
+        service.session.transcript.append(conversation_id, [MessageDraft("user", user_text(turn)),
+                                                            MessageDraft("assistant", "ok")])
+    raise AssertionError(reason)
+
+
 def test_invariant_7_stale_candidate_rejected_after_edit(session: Session) -> None:
     service, _, conversation_id = run_conversation(session, 40, 2048)
-    plan, reason = service.compaction.plan(conversation_id, fixed_tokens=10_000)  # as if the tail had no room
-    assert plan is not None, reason
+    plan = uncovered_plan(service, conversation_id)
     session.transcript.edit_message(conversation_id, plan.messages[0].uid, "edited away")
     from mfs_desktop.compaction.compactor import ExtractiveCompactor
     from mfs_desktop.runtime.estimate import estimate_text_tokens
@@ -183,9 +206,9 @@ def test_invariant_7_concurrent_commit_rejects_the_second(session: Session) -> N
     from mfs_desktop.runtime.estimate import estimate_text_tokens
 
     service, _, conversation_id = run_conversation(session, 30, 8192)
-    first, _ = service.compaction.plan(conversation_id, fixed_tokens=10_000)
-    second, _ = service.compaction.plan(conversation_id, fixed_tokens=10_000)
-    assert first is not None and second is not None and first.messages == second.messages
+    first = uncovered_plan(service, conversation_id)
+    second = uncovered_plan(service, conversation_id)
+    assert first.messages == second.messages
     compactor = ExtractiveCompactor(estimate_text_tokens)
     assert service.compaction.run(first, compactor, threading.Event()).state == "active"
     rejected = service.compaction.run(second, compactor, threading.Event())
@@ -220,4 +243,89 @@ def test_invariant_9_compactor_failure_degrades_and_answer_comes(session: Sessio
     block = service.segments.active_block(conversation.id)
     assert block and all(segment.degraded for segment in block)
     assert_coverage(session, conversation.id)
+    service.close()
+
+
+def test_coverage_check_finds_gaps_and_overlaps_fast() -> None:
+    from mfs_desktop.compaction.coverage import check_coverage
+
+    uids = list(range(1, 30_001))
+    ranges = [(1 + 10 * i, 10 + 10 * i) for i in range(3000)]
+    report = check_coverage(ranges, uids)
+    assert report.ok and report.ms < 5.0, report
+    holed = ranges[:100] + ranges[101:]
+    assert check_coverage(holed, uids).gaps == ((1001, 1010),)
+    overlapping = [*ranges[:5], (45, 60)]
+    assert check_coverage(overlapping, uids).overlaps == ((45, 50),)
+
+
+def test_inspect_command_reports_zones_and_coverage(long_run, tmp_path) -> None:
+    from mfs_desktop.services.inspect import inspect_conversation
+
+    session, service, _, conversation_id = long_run
+    report = inspect_conversation(service, conversation_id)
+    assert report["coverage"]["ok"] and report["segments"]
+    assert report["pressure"] < 0.95 and report["window_tokens"] == 4096
+    assert report["zones"]["data_block"] > 0 and report["zones"]["current_input"] > 0
+    assert len(report["payload_sha256"]) == 64
+
+
+ADJECTIVES = ("quiet", "bright", "old", "narrow", "green", "windy", "busy", "calm", "tall", "warm")
+NOUNS = ("bridge", "market", "garden", "station", "library", "harbor", "museum", "square", "forest", "bakery")
+PLANTED_FACTS = [
+    f"The backup for project {name} is stored at /srv/backups/{name}/{index * 37 + 11}.tar.gz"
+    for index, name in enumerate(["atlas", "borealis", "cinder", "delta", "ember", "fjord", "glacier", "harvest",
+                                  "iris", "juniper"])
+] + [f"Run `make deploy TARGET=node{index:02d}` to ship the {name} build" for index, name in enumerate(
+    ["alpha", "beta", "gamma", "kappa", "lambda", "omega", "sigma", "theta", "zeta", "tau"])] + [
+    f"The invoice number for the {name} order was {900_000 + index * 4_321}" for index, name in enumerate(
+        ["walnut", "pepper", "saffron", "ginger", "clove", "nutmeg", "fennel", "thyme", "basil", "sage"])] + [
+    f"It failed with ERROR E{4000 + index}: connection reset by peer on port {8000 + index}" for index in range(10)]
+REQUIREMENTS = [
+    "Always use LF line endings in every file you give me.",
+    "Never use tabs for indentation, only spaces.",
+    "From now on, answer in British English.",
+    "Please keep every answer shorter than a page.",
+    "Do not suggest any cloud services.",
+    "Always explain the reason before the recipe.",
+    "Never rename my variables.",
+    "I prefer tables over long lists.",
+    "Make sure quotes are in straight quotes, not curly ones.",
+    "Always mention the risks first.",
+    "Do not use emoji in answers.",
+    "From now on, call me Sam.",
+    "Never include code comments that repeat the code.",
+    "Please avoid the passive voice.",
+    "Always put the summary at the end, not at the start.",
+    "I want dates written as day month year.",
+    "Never recommend paid tools.",
+    "Always ask before deleting anything.",
+    "Do not use more than three headings.",
+    "Please write metric units, not imperial ones.",
+]
+
+
+def filler(turn: int) -> str:
+    a, b, c = ADJECTIVES[turn % 10], NOUNS[(turn * 3) % 10], NOUNS[(turn * 7 + 1) % 10]
+    return (f"The {a} {b} near the {c} looked {ADJECTIVES[(turn + 3) % 10]} this morning, and we talked about "
+            f"the {NOUNS[(turn + 5) % 10]} for a while before walking home along the {ADJECTIVES[(turn + 7) % 10]} road.")
+
+
+def test_planted_facts_and_requirements_survive_verbatim(session: Session) -> None:
+    """40 facts (paths, commands, numbers, error strings) and 20 plain-language requirements
+    spread over 300 turns at a 4,096-token window."""
+    fact_turns = {5 + 7 * i: fact for i, fact in enumerate(PLANTED_FACTS)}
+    requirement_turns = {3 + 14 * i: requirement for i, requirement in enumerate(REQUIREMENTS)}
+
+    def text(turn: int) -> str:
+        planted = f"{fact_turns[turn]}." if turn in fact_turns else None
+        return " ".join(part for part in (requirement_turns.get(turn), planted, filler(turn)) if part)
+
+    service, model, conversation_id = run_conversation(session, 300, 4096, text, AcknowledgingModel())
+    final = "\n".join(m.content for m in model.calls[-1])
+    missing_facts = [fact for fact in PLANTED_FACTS if fact not in final]
+    assert missing_facts == []
+    kept = [r for r in REQUIREMENTS if r in final]
+    assert len(kept) >= 18, [r for r in REQUIREMENTS if r not in final]
+    assert max(model.count_tokens(call, service._tools) for call in model.calls) <= 0.95 * 4096
     service.close()

@@ -4,9 +4,11 @@ When the block reaches `consolidate_at` of its budget, the oldest group of same-
 segments merges into one deeper segment — if the payback gate (tokens re-prefilled after the
 block ÷ tokens freed ≤ `payback_turns`) and the shrink gate (freed ≥ `shrink` × before; in an
 emergency any real shrink) both pass. The merge is the deterministic sink: the union of fact
-lines within the fact budget, each guide item cut to 120 characters. Past depth 3, the
-terminal step evicts the oldest guide prose while its facts stay. Merging late beats merging
-often: every block change re-prefills everything after it.
+lines (facts are never merged away), each guide item cut to 120 characters. Past depth 3, the
+terminal step evicts the oldest guide prose while its facts stay; only when facts alone
+overflow does the last step thin the oldest segment's facts, bare numbers first, and count
+what it dropped. Merging late beats merging often: every block change re-prefills everything
+after it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mfs_desktop.compaction.facts import PRIORITY, classify
 from mfs_desktop.compaction.segments import GuideItem, SegmentDraft
 from mfs_desktop.context.profile import ContextProfile
 
@@ -34,20 +37,12 @@ def _cut(text: str) -> str:
 
 
 def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], digest: str) -> SegmentDraft:
-    """Merge without a model. Prose is bounded like any compactor output: a quarter of what it
-    replaces; facts keep up to two segments' fact budget, errors, commands and paths first."""
-    facts: list[str] = []
-    for segment in group:
-        facts += [f for f in segment.facts if f not in facts]
-    budget = profile.tokens(profile.fact_budget) * 2  # a merged segment keeps up to two segments' facts
+    """Merge without a model: the union of the fact lines (the authoritative track is never
+    merged away) and the guide items cut short, bounded like any compactor output: a quarter
+    of what it replaces."""
     kept: list[str] = []
-    used = 0
-    for fact in facts:
-        cost = count(fact)
-        if used + cost > budget or len(kept) >= profile.fact_lines * 2:
-            continue
-        kept.append(fact)
-        used += cost
+    for segment in group:
+        kept += [f for f in segment.facts if f not in kept]
     prose_budget = profile.output_target(sum(count(s.render()) for s in group))
     items = []
     seen: set[str] = set()
@@ -65,7 +60,7 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=min(profile.max_depth, max(s.depth for s in group) + 1),
         degraded=any(s.degraded for s in group), source_digest=digest, items=tuple(items), facts=tuple(kept),
-        dropped_facts=sum(s.dropped_facts for s in group) + len(facts) - len(kept),
+        dropped_facts=sum(s.dropped_facts for s in group),
     )
 
 
@@ -74,6 +69,16 @@ def evict_prose(segment: SegmentDraft) -> SegmentDraft:
                         segment.degraded, segment.source_digest,
                         (GuideItem("guide prose evicted to keep the window; the facts below stay",
                                    (segment.turn_start,)),), segment.facts, segment.dropped_facts)
+
+
+def thin_facts(segment: SegmentDraft) -> SegmentDraft:
+    """Half the facts stay: errors, commands and paths before URLs before bare numbers."""
+    ranked = sorted(range(len(segment.facts)),
+                    key=lambda i: (PRIORITY[classify(segment.facts[i].split("] ", 1)[-1]) or "number"], i))
+    keep = sorted(ranked[: len(segment.facts) // 2])
+    return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
+                        segment.degraded, segment.source_digest, segment.items,
+                        tuple(segment.facts[i] for i in keep), segment.dropped_facts + len(segment.facts) - len(keep))
 
 
 def plan_consolidation(
@@ -100,13 +105,19 @@ def plan_consolidation(
         if not emergency and (freed < profile.shrink * before or miss / freed > profile.payback_turns):
             continue
         return Consolidation(tuple(group), merged, before, after, "merge"), "ok"
-    # terminal chain: evict the oldest guide prose that is still there
+    if not emergency:
+        return None, "gates_not_met"
+    # terminal chain, in an emergency only: evict the oldest guide prose that is still there
     for index, segment in enumerate(block):
         if len(segment.items) == 1 and segment.items[0].text.startswith("guide prose evicted"):
             continue
         trimmed = evict_prose(segment)
         if count(trimmed.render()) < sizes[index]:
             return Consolidation((segment,), trimmed, sizes[index], count(trimmed.render()), "evict_prose"), "ok"
+    for index, segment in enumerate(block):
+        if len(segment.facts) > 1:
+            thinned = thin_facts(segment)
+            return Consolidation((segment,), thinned, sizes[index], count(thinned.render()), "thin_facts"), "ok"
     return None, "nothing_left_to_consolidate"
 
 

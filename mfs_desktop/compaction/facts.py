@@ -2,7 +2,9 @@
 extracted without a model (seed 003 section 4.5). Facts are authoritative; prose only guides.
 
 Extraction is per log line or sentence, so a number inside a long paragraph survives.
-Priority when over budget: errors, commands and paths before URLs before bare numbers.
+Priority when over budget: errors, commands and paths before URLs before bare numbers; within
+a class, what the user and the tools said before what the assistant wrote (the assistant's
+numbers are mostly derived from theirs).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ _NUMBER = re.compile(r"\d")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 
 PRIORITY = {"error": 0, "command": 0, "path": 0, "url": 1, "number": 2}
+ROLE_PRIORITY = {"user": 0, "tool": 0, "assistant": 1}
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Fact:
     uid: int
     kind: str
     text: str
+    role: str = "user"
 
     def render(self) -> str:
         return f"[uid {self.uid}] {self.text}"
@@ -56,34 +60,31 @@ def classify(line: str) -> str | None:
 
 
 def pieces(text: str) -> Iterable[str]:
-    """Log lines stay whole; prose lines are split into sentences."""
+    """Lines, and within a line its sentences: a fact is kept with the sentence that holds it,
+    not with the paragraph around it."""
     for line in text.splitlines():
-        if not line.strip():
-            continue
-        if len(line) <= HEAD + TAIL or _COMMAND.search(line) or _ERROR.search(line):
-            yield line
-        else:
+        if line.strip():
             yield from (part for part in _SENTENCE.split(line) if part.strip())
 
 
-def extract_facts(messages: Iterable[tuple[int, str]]) -> list[Fact]:
-    """Every fact line of (uid, text) pairs, in transcript order, without duplicates."""
+def extract_facts(messages: Iterable[tuple[int, str, str]]) -> list[Fact]:
+    """Every fact line of (uid, text, role) triples, in transcript order, without duplicates."""
     seen: set[str] = set()
     facts = []
-    for uid, text in messages:
+    for uid, text, role in messages:
         for piece in pieces(text):
             kind = classify(piece)
             clipped = _clip(piece)
             if kind and clipped not in seen:
                 seen.add(clipped)
-                facts.append(Fact(uid, kind, clipped))
+                facts.append(Fact(uid, kind, clipped, role))
     return facts
 
 
 def within_budget(facts: list[Fact], max_lines: int, max_tokens: int, count) -> tuple[list[Fact], int]:
     """Keep the highest-priority facts (then oldest first) within both budgets, in transcript
     order; return them and how many were dropped."""
-    ranked = sorted(range(len(facts)), key=lambda i: (PRIORITY[facts[i].kind], i))
+    ranked = sorted(range(len(facts)), key=lambda i: (PRIORITY[facts[i].kind], ROLE_PRIORITY.get(facts[i].role, 0), i))
     kept: set[int] = set()
     used = 0
     for index in ranked:

@@ -97,13 +97,13 @@ def choose_range(
         used += costs[chosen]
         remaining -= costs[chosen]
         chosen += 1
-    if chosen == 0 or used < profile.minimum_range(used):
+    if chosen == 0 or used < profile.minimum_range:
         return [], "range_too_small"
     return [m for turn in turns[:chosen] for m in turn], "ok"
 
 
 def _tool_digest(text: str) -> str:
-    facts = [fact.text for fact in extract_facts([(0, text)])[:TOOL_FACTS]]
+    facts = [fact.text for fact in extract_facts([(0, text, "tool")])[:TOOL_FACTS]]
     if len(text) <= TOOL_HEAD + TOOL_TAIL:
         return text
     return "\n".join([text[:TOOL_HEAD], "…", text[-TOOL_TAIL:], *(f"fact: {line}" for line in facts)])
@@ -169,8 +169,8 @@ def degraded_items(messages: Sequence[Message]) -> tuple[GuideItem, ...]:
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
-    facts: list[Fact] = extract_facts((m.uid, m.text) for m in messages)
-    kept, dropped = within_budget(facts, profile.fact_lines, profile.tokens(profile.fact_budget), count)
+    facts: list[Fact] = extract_facts((m.uid, m.text, m.role) for m in messages)
+    kept, dropped = within_budget(facts, profile.fact_lines, profile.fact_tokens, count)
     return tuple(fact.render() for fact in kept), dropped
 
 

@@ -29,9 +29,12 @@ class ContextProfile:
     output_ceiling: float = 0.06
     min_range: float = 2_000 / SEED_WINDOW
     fact_budget: float = 2_400 / SEED_WINDOW
+    # ours: at small windows the seed's ratio leaves room for two or three lines per segment
+    fact_budget_floor: float = 0.05
     fact_lines_per_seed_window: int = 40
+    fact_lines_floor: int = 8  # ours, for the same reason
     quote_budget: float = 0.15
-    block_budget: float = 0.30  # ours: the segment block's ceiling
+    block_budget: float = 0.40  # ours: the segment block's ceiling
     consolidate_at: float = 0.80
     payback_turns: int = 40
     shrink: float = 0.35
@@ -48,11 +51,23 @@ class ContextProfile:
 
     @property
     def fact_lines(self) -> int:
-        return max(6, round(self.fact_lines_per_seed_window * self.window / SEED_WINDOW))
+        return max(self.fact_lines_floor, round(self.fact_lines_per_seed_window * self.window / SEED_WINDOW))
+
+    @property
+    def fact_tokens(self) -> int:
+        return self.tokens(max(self.fact_budget, self.fact_budget_floor))
 
     def output_target(self, input_tokens: int) -> int:
         target = input_tokens * self.output_ratio
         return int(min(max(target, self.tokens(self.output_floor)), self.tokens(self.output_ceiling)))
 
-    def minimum_range(self, input_tokens: int) -> int:
-        return max(self.tokens(self.min_range), 2 * self.output_target(input_tokens))
+    @property
+    def segment_target(self) -> int:
+        """The output target of a full compactor input: the size a segment is meant to have."""
+        return self.output_target(self.tokens(self.compactor_input))
+
+    @property
+    def minimum_range(self) -> int:
+        """Smaller cooled ranges are skipped (`range_too_small`): better not to compress than
+        to make a poor small segment (seed 003 section 4.6: max(2,000, 2 × segment target))."""
+        return max(self.tokens(self.min_range), 2 * self.segment_target)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.segments import SegmentDraft, turn_starts
@@ -62,13 +63,22 @@ def render_data_block(slot_text: str, block: Sequence[SegmentDraft], quotes: str
     return "\n".join(parts)
 
 
-def _raw_chat(raw: Sequence[Message], tool_clear_uid: int) -> list[ChatMessage]:
+def _day(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d (%A)")
+
+
+def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | None) -> list[ChatMessage]:
+    """Zone 5. A user message that opens a new day carries a date line, so "when did …" stays
+    answerable; it is derived from the stored time, so it is appended once and never rewritten."""
     chat = []
     for message in raw:
         if message.role == "tool" and message.uid <= tool_clear_uid:
             chat.append(ChatMessage("tool", CLEARED.format(uid=message.uid), tool_call_id=message.tool_call_id or ""))
+        elif message.role == "user" and previous is not None and _day(message.created_at) != _day(previous.created_at):
+            chat.append(ChatMessage("user", f"[{_day(message.created_at)}]\n{message.text}"))
         else:
             chat.append(to_chat_message(message))
+        previous = message
     return chat
 
 
@@ -95,7 +105,9 @@ def build_send_view(
     starts = turn_starts(raw) or [0]
 
     def view_from(first_turn: int) -> list[ChatMessage]:
-        return head + _raw_chat(raw[starts[first_turn]:], tool_clear_uid)
+        first = starts[first_turn] if raw else 0
+        before = raw[first - 1] if first > 0 else (covered[-1] if covered else None)
+        return head + _raw_chat(raw[first:], tool_clear_uid, before)
 
     keep_from = 0
     limit = profile.send_budget

@@ -24,17 +24,30 @@ from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
 
+@llama_cpp.llama_log_callback
+def _quiet_llama_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    """llama.cpp's own log lines never reach the user's terminal."""
+
+
+llama_cpp.llama_log_set(_quiet_llama_log, ctypes.c_void_p())
+
+
 class EmbeddedModel:
-    def __init__(self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None) -> None:
+    def __init__(
+        self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None, tokenizer_only: bool = False,
+    ) -> None:
+        """`tokenizer_only` loads the vocabulary and template without the weights: exact counts
+        and renders for replays and `inspect`, no answers."""
         check_gguf(model_path)
         try:
             self._llama = llama_cpp.Llama(
-                str(model_path), n_ctx=n_ctx, n_threads=n_threads, n_batch=512, verbose=False, use_mmap=True
+                str(model_path), n_ctx=n_ctx, n_threads=n_threads, n_batch=512, verbose=False, use_mmap=True,
+                vocab_only=tokenizer_only,
             )
         except (ValueError, RuntimeError) as exc:
             raise NotFound(f"llama.cpp could not load {model_path} ({exc}); choose another GGUF file.") from None
         self.name = model_path.name
-        self.window = self._llama.n_ctx()
+        self.window = n_ctx if tokenizer_only else self._llama.n_ctx()
         template = self._llama.metadata.get("tokenizer.chat_template")
         if not template:
             raise NotFound(f"{model_path} carries no chat template; choose an instruction-tuned GGUF.")
@@ -70,6 +83,10 @@ class EmbeddedModel:
         if self._cached_tokens and text.startswith(self._cached_text):
             return self._cached_tokens + self._tokenize(text[len(self._cached_text):], first=False)
         return self._tokenize(text, first=True)
+
+    def answer_tokens(self, text: str) -> list[int]:
+        """The ids an answer adds to the cache when it is sampled (tokenized in place)."""
+        return self._tokenize(text, first=False)
 
     def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         return len(self.prompt_tokens(messages, tools))

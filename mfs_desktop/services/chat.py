@@ -143,10 +143,10 @@ class ChatService:
             return view, report
         if self._clear_old_tool_results(conversation_id, report):
             view, report = self.view(conversation_id, regenerates=regenerates)
-        if report.pressure >= self.profile.hard:
+        if report.pressure >= self.profile.hard or report.left_out:
             self._compact_now(conversation_id, report)
             view, report = self.view(conversation_id, regenerates=regenerates)
-            if report.pressure >= self.profile.hard:
+            if report.pressure >= self.profile.hard or report.left_out:
                 ledger.record(self.session.database, conversation_id, "hard_line", "fallback",
                               "no segment could bring the view under the hard line; block + newest raw turns sent",
                               input_tokens=report.tokens)
@@ -172,7 +172,7 @@ class ChatService:
         self.precompactor.wait(conversation_id)
         for _ in range(64):  # bounded; every step is a recorded event
             _, report = self.view(conversation_id)
-            if report.pressure < self.profile.hard:
+            if report.pressure < self.profile.hard and not report.left_out:
                 return
             plan, _ = self.compaction.plan(conversation_id, self._fixed_tokens(report))
             if plan is not None and self.precompactor.schedule(plan):
