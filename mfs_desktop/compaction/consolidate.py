@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
-from mfs_desktop.compaction.segments import GuideItem, SegmentDraft
+from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days
 from mfs_desktop.context.profile import ContextProfile
 
 SINK_ITEM_CHARS = 120
@@ -60,7 +60,7 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=min(profile.max_depth, max(s.depth for s in group) + 1),
         degraded=any(s.degraded for s in group), source_digest=digest, items=tuple(items), facts=tuple(kept),
-        dropped_facts=sum(s.dropped_facts for s in group),
+        dropped_facts=sum(s.dropped_facts for s in group), days=merge_days([s.days for s in group]),
     )
 
 
@@ -68,7 +68,7 @@ def evict_prose(segment: SegmentDraft) -> SegmentDraft:
     return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
                         segment.degraded, segment.source_digest,
                         (GuideItem("guide prose evicted to keep the window; the facts below stay",
-                                   (segment.turn_start,)),), segment.facts, segment.dropped_facts)
+                                   (segment.turn_start,)),), segment.facts, segment.dropped_facts, segment.days)
 
 
 def thin_facts(segment: SegmentDraft) -> SegmentDraft:
@@ -78,7 +78,8 @@ def thin_facts(segment: SegmentDraft) -> SegmentDraft:
     keep = sorted(ranked[: len(segment.facts) // 2])
     return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
                         segment.degraded, segment.source_digest, segment.items,
-                        tuple(segment.facts[i] for i in keep), segment.dropped_facts + len(segment.facts) - len(keep))
+                        tuple(segment.facts[i] for i in keep), segment.dropped_facts + len(segment.facts) - len(keep),
+                        segment.days)
 
 
 def plan_consolidation(

@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from mfs_desktop.compaction.facts import Fact, extract_facts, within_budget
 from mfs_desktop.context.profile import ContextProfile
@@ -47,11 +48,15 @@ class SegmentDraft:
     items: tuple[GuideItem, ...]
     facts: tuple[str, ...]
     dropped_facts: int
+    days: tuple[tuple[str, int, int], ...] = ()  # (UTC day, first turn, last turn): "when did …" stays answerable
 
     def render(self) -> str:
         head = (f"[segment uids {self.uid_start}–{self.uid_end} · turns {self.turn_start}–{self.turn_end}"
                 f"{' · degraded' if self.degraded else ''}]")
         lines = [head]
+        if self.days:
+            lines.append("days: " + "; ".join(f"{day} turns {a}–{b}" if a != b else f"{day} turn {a}"
+                                              for day, a, b in self.days))
         lines += [f"- {item.text} (turns {', '.join(map(str, item.source_turns))})" for item in self.items]
         if self.facts:
             lines.append("facts, verbatim:")
@@ -174,6 +179,28 @@ def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Coun
     return tuple(fact.render() for fact in kept), dropped
 
 
+def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
+    spans: list[list] = []
+    for message in messages:
+        day = datetime.fromtimestamp(message.created_at, tz=timezone.utc).strftime("%Y-%m-%d")
+        if spans and spans[-1][0] == day:
+            spans[-1][2] = message.turn_ordinal
+        else:
+            spans.append([day, message.turn_ordinal, message.turn_ordinal])
+    return tuple((day, first, last) for day, first, last in spans)
+
+
+def merge_days(groups: Sequence[tuple[tuple[str, int, int], ...]]) -> tuple[tuple[str, int, int], ...]:
+    merged: list[list] = []
+    for spans in groups:
+        for day, first, last in spans:
+            if merged and merged[-1][0] == day:
+                merged[-1][2] = last
+            else:
+                merged.append([day, first, last])
+    return tuple((day, first, last) for day, first, last in merged)
+
+
 def draft_segment(
     messages: Sequence[Message], items: tuple[GuideItem, ...], *, degraded: bool, profile: ContextProfile,
     count: Counter, depth: int = 0,
@@ -183,5 +210,5 @@ def draft_segment(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
         depth=depth, degraded=degraded, source_digest=source_digest(messages),
-        items=items, facts=facts, dropped_facts=dropped,
+        items=items, facts=facts, dropped_facts=dropped, days=day_spans(messages),
     )

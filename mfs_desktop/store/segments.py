@@ -42,7 +42,8 @@ def _draft(row: tuple) -> SegmentDraft:
     body = json.loads(guide)
     return SegmentDraft(uid_start, uid_end, body["turns"][0], body["turns"][1], depth, bool(degraded), digest,
                         tuple(GuideItem(i["text"], tuple(i["source_turns"])) for i in body["items"]),
-                        tuple(json.loads(facts)), body.get("dropped_facts", 0))
+                        tuple(json.loads(facts)), body.get("dropped_facts", 0),
+                        tuple(tuple(span) for span in body.get("days", ())))
 
 
 class SegmentStore:
@@ -153,6 +154,7 @@ def _insert(connection: Connection, segment_id: str, conversation_id: str, draft
         (segment_id, conversation_id, expected.epoch, expected.lineage_id, draft.uid_start, draft.uid_end,
          draft.depth, state, int(draft.degraded), draft.source_digest,
          json.dumps({"turns": [draft.turn_start, draft.turn_end], "dropped_facts": draft.dropped_facts,
+                     "days": [list(span) for span in draft.days],
                      "items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in draft.items]},
                     ensure_ascii=False),
          json.dumps(list(draft.facts), ensure_ascii=False), tokens, expected.block_version, time.time()))
