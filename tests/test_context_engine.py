@@ -82,7 +82,7 @@ def long_run(tmp_path_factory):
     from conftest import open_test_session
 
     session = open_test_session(tmp_path_factory.mktemp("long") / "data")
-    service, model, conversation_id = run_conversation(session, 200, 4096)
+    service, model, conversation_id = run_conversation(session, 200, 4096, model=AcknowledgingModel())
     yield session, service, model, conversation_id
     service.close()
     session.close()
