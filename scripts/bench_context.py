@@ -27,6 +27,7 @@ from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 
 SUMMARY_KEYS = ("turns", "coverage_ok_every_turn", "max_payload_ratio", "reuse_share_without_event",
+                "reuse_ceiling_without_event", "reuse_of_ceiling_without_event",
                 "reuse_share_without_event_prompt_only", "events_per_100_turns", "segments",
                 "turns_with_messages_left_out", "seconds")
 
@@ -52,13 +53,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--locomo", type=Path, default=REPO.parent / "shared" / "data" / "locomo10")
     parser.add_argument("--windows", type=int, nargs="+", default=[4096, 8192])
+    parser.add_argument("--files", nargs="+", help="only these conversations (default: all)")
     parser.add_argument("--embedded", metavar="FILE", help="one conversation with the embedded compactor")
     args = parser.parse_args()
     results: dict = {"benchmark": "context", "compactor": "extractive (deterministic)", "runs": {}}
     with tempfile.TemporaryDirectory() as scratch:
         for window in args.windows:
             rows = []
-            for path in sorted(args.locomo.glob("*.json")):
+            paths = [args.locomo / name for name in args.files] if args.files else sorted(args.locomo.glob("*.json"))
+            for path in paths:
                 report = run(path, window, lambda: ExtractiveCompactor(estimate_text_tokens), Path(scratch))
                 rows.append({"file": path.name, **{k: report[k] for k in SUMMARY_KEYS}})
             turns = sum(r["turns"] for r in rows)
@@ -66,8 +69,9 @@ def main() -> None:
                 "conversations": rows,
                 "coverage_ok_everywhere": all(r["coverage_ok_every_turn"] for r in rows),
                 "max_payload_ratio": max(r["max_payload_ratio"] for r in rows),
-                "reuse_share_without_event": round(
-                    sum(r["reuse_share_without_event"] * r["turns"] for r in rows) / turns, 4),
+                **{key: round(sum(r[key] * r["turns"] for r in rows) / turns, 4)
+                   for key in ("reuse_share_without_event", "reuse_ceiling_without_event",
+                               "reuse_of_ceiling_without_event")},
                 "events_per_100_turns": round(sum(r["events_per_100_turns"] * r["turns"] for r in rows) / turns, 2),
             }
         if args.embedded:

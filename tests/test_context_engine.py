@@ -329,3 +329,85 @@ def test_planted_facts_and_requirements_survive_verbatim(session: Session) -> No
     assert len(kept) >= 18, [r for r in REQUIREMENTS if r not in final]
     assert max(model.count_tokens(call, service._tools) for call in model.calls) <= 0.95 * 4096
     service.close()
+
+
+class FlakyCompactor:
+    """Fails its first `failures` calls, then answers with one short, verifiable item."""
+
+    name = "flaky"
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls = 0
+
+    def summarize(self, messages, target_tokens, cancel):
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise RuntimeError("compactor crashed")
+        return json.dumps({"items": [{"text": f"Talked about turns {messages[0].turn_ordinal}-"
+                                              f"{messages[-1].turn_ordinal}.",
+                                      "source_turns": [messages[0].turn_ordinal]}]})
+
+
+def _run_with(session: Session, compactor, turns: int) -> tuple[ChatService, str]:
+    service = ChatService(session, FakeModel(), provider="fake", window=2048,
+                          sampling=SamplingSettings(max_tokens=128), compactor_factory=lambda: compactor)
+    conversation = session.transcript.create_conversation().id
+    for turn in range(1, turns + 1):
+        service.send(conversation, user_text(turn))
+        service.precompactor.wait(conversation)
+        assert_coverage(session, conversation)
+    return service, conversation
+
+
+def test_degraded_tail_gets_its_one_catch_up_upgrade(session: Session) -> None:
+    """Seed 003 §4.5: a degraded segment at the block's end is rebuilt once the compactor works,
+    and kept only if it is strictly shorter."""
+    service, conversation = _run_with(session, FlakyCompactor(failures=1), 60)
+    block = service.segments.active_block(conversation)
+    recorded = entries(session.database, conversation)
+    upgrades = [e for e in recorded if e.event == "upgrade"]
+    assert [e.outcome for e in upgrades] == ["upgraded"], upgrades
+    assert upgrades[0].output_tokens < upgrades[0].input_tokens, "an upgrade must shrink the segment"
+    assert len(block) >= 2 and not any(s.degraded for s in block)
+    service.close()
+
+
+def test_catch_up_is_tried_once_when_the_compactor_keeps_failing(session: Session) -> None:
+    service, conversation = _run_with(session, FlakyCompactor(failures=10_000), 60)
+    block = service.segments.active_block(conversation)
+    upgrades = [e for e in entries(session.database, conversation) if e.event == "upgrade"]
+    assert all(e.outcome == "declined" for e in upgrades)
+    declined_ranges = [e.detail.split(":")[0] for e in upgrades]
+    assert len(declined_ranges) == len(set(declined_ranges)), "never twice for one segment"
+    assert len(upgrades) >= 1 and all(s.degraded for s in block)
+    service.close()
+
+
+def test_a_block_with_a_gap_is_never_sent_the_lineage_answers_from_recent_turns(session: Session) -> None:
+    """Invariant 2 enforced at send time: a block that fails the coverage check (here a segment
+    removed behind the store's back) is not shown to the model; the lineage goes recent-only
+    (recorded) until memory is switched back on, which starts a new lineage from the end."""
+    service, _, conversation = run_conversation(session, 120, 4096)
+    block = service.segments.active_block(conversation)
+    assert len(block) >= 2
+    with session.database.transaction() as connection:
+        connection.execute("UPDATE segments SET state = 'superseded' WHERE conversation_id = ? AND uid_start = ?",
+                           (conversation, block[0].uid_start))
+    view, report = service.view(conversation)
+    assert report.segments == 0 and not any(SEGMENT_HEADER in m.content for m in view.messages)
+    assert report.left_out > 0 and report.tokens <= service.profile.send_budget
+    assert session.transcript.conversation(conversation).memory_mode == "recent_only"
+    for turn in range(3):
+        service.send(conversation, user_text(turn))
+    assert [e.outcome for e in entries(session.database, conversation) if e.event == "coverage"] == ["recent_only"]
+    top = session.transcript.messages(conversation)[-1].uid
+    renewed = session.transcript.set_memory_mode(conversation, "automatic")
+    assert renewed.lineage_base_uid == top and service.segments.active_block(conversation) == []
+    for turn in range(40):
+        service.send(conversation, user_text(turn))
+        service.precompactor.wait(conversation)
+    block = service.segments.active_block(conversation)
+    assert block and block[0].uid_start > top
+    assert service.view(conversation)[1].segments == len(block), "the new lineage's block is sent again"
+    service.close()

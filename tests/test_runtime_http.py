@@ -175,3 +175,46 @@ def test_tool_call_through_openai_tools(llama_with_tools: LlamaServer, stream: b
     assert completion.finish_reason == "tool_call" and completion.tool_call is not None
     assert completion.tool_call.name == "record_value" and completion.tool_call.call_id
     assert set(json.loads(completion.tool_call.arguments)) == {"key", "value"}
+
+
+def test_s0_anchor_from_the_servers_usage_counts_the_next_request_closely(llama: LlamaServer, session) -> None:
+    """DESIGN section 6 against a real endpoint: its template adds tokens our estimate cannot
+    see; anchored on its reported usage, the next request is counted within a few percent."""
+    from mfs_desktop.runtime.estimate import estimate_tokens
+    from mfs_desktop.services.chat import ChatService
+
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(llama.url, "smol")), stream=False)
+    service = ChatService(session, model, provider="openai", use_tools=False,
+                          sampling=SamplingSettings(max_tokens=16, temperature=0.0))
+    conversation = session.transcript.create_conversation().id
+    counted = []
+    for question in ("Name a colour.", "Name a fruit that has that colour.", "Which country grows most of it?",
+                     "Answer in one word: is it sweet?"):
+        result = service.send(conversation, question)
+        counted.append((service.last_report.tokens, result.usage.prompt_tokens,
+                        estimate_tokens(model_request(service, result.generation_id))))
+    service.close()
+    mine, real, plain = counted[-1]
+    assert abs(mine - real) / real < 0.05, counted
+    assert abs(mine - real) < abs(plain - real), "the anchor beats the plain estimate"
+
+
+def test_s0_no_anchor_from_a_stream_without_usage(llama: LlamaServer, session) -> None:
+    """llama-cpp-python's server sends no usage in a stream: that turn is estimated, never anchored."""
+    from mfs_desktop.services.chat import ChatService
+    from mfs_desktop.store.anchors import AnchorStore
+
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(llama.url, "smol")), stream=True)
+    service = ChatService(session, model, provider="openai", use_tools=False,
+                          sampling=SamplingSettings(max_tokens=8, temperature=0.0))
+    conversation = session.transcript.create_conversation().id
+    service.send(conversation, "Name a colour.")
+    service.close()
+    assert AnchorStore(session.database).load(conversation) is None
+
+
+def model_request(service, generation_id: str):
+    from mfs_desktop.context.snapshot import thaw
+
+    record = service.generations.get(generation_id)
+    return thaw(record.snapshot, record.fingerprint).view.messages

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Protocol
 
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.segments import SegmentDraft, turn_starts
@@ -19,7 +20,7 @@ from mfs_desktop.context.assembler import to_chat_message
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.snapshot import SendView
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, ToolSpec
+from mfs_desktop.runtime.protocol import ChatMessage, ToolSpec
 from mfs_desktop.store.models import Conversation, Message
 
 DATA_OPEN = "<conversation-data>"
@@ -31,6 +32,10 @@ SEGMENT_HEADER = ("Earlier parts of this conversation are compressed below; thei
                   "context. To bring back the original messages of a segment, call recall_history with its uid range.")
 DATA_ACK = "Understood."
 CLEARED = "[tool result cleared from the send view; recall_history({uid}, {uid}) brings it back]"
+
+
+class TokenCounter(Protocol):
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | N
 
 def build_send_view(
     conversation: Conversation, visible: Sequence[Message], block: Sequence[SegmentDraft], *, slot_text: str,
-    tool_clear_uid: int, profile: ContextProfile, model: ChatModel, system_prompt: str,
+    tool_clear_uid: int, profile: ContextProfile, counter: TokenCounter, system_prompt: str,
     tools: Sequence[ToolSpec] = (), fallback: bool = False, count: Callable[[str], int], block_version: int = 0,
 ) -> tuple[SendView, ViewReport]:
     """The view and what it holds. With `fallback`, the frozen recent-exact view of the hard
@@ -120,18 +125,18 @@ def build_send_view(
         while keep_from > 0 and sum(count(m.text) + 4 for m in raw[starts[keep_from - 1]:]) <= raw_limit:
             keep_from -= 1
     chat = view_from(keep_from)
-    tokens = model.count_tokens(chat, tools)
+    tokens = counter.count_tokens(chat, tools)
     if tokens > limit:  # recent-exact: the fewest oldest turns left out so the rest fits
         low, high = keep_from + 1, len(starts) - 1
         while low < high:
             middle = (low + high) // 2
-            if model.count_tokens(view_from(middle), tools) <= limit:
+            if counter.count_tokens(view_from(middle), tools) <= limit:
                 high = middle
             else:
                 low = middle + 1
         keep_from = min(low, len(starts) - 1)
         chat = view_from(keep_from)
-        tokens = model.count_tokens(chat, tools)
+        tokens = counter.count_tokens(chat, tools)
     sent = raw[starts[keep_from]:]
     user_uid = next(m.uid for m in reversed(sent) if m.role == "user") if any(m.role == "user" for m in sent) \
         else next(m.uid for m in reversed(visible) if m.role == "user")

@@ -33,6 +33,8 @@ llama_cpp.llama_log_set(_quiet_llama_log, ctypes.c_void_p())
 
 
 class EmbeddedModel:
+    counts_exactly = True  # the GGUF's own template and tokenizer
+
     def __init__(
         self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None, tokenizer_only: bool = False,
     ) -> None:

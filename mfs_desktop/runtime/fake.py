@@ -8,6 +8,7 @@ HTTP-style error). `MFS_FAKE_SCRIPT` may hold a JSON list of steps for child pro
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -36,8 +37,14 @@ def default_answer(messages: Sequence[ChatMessage]) -> str:
 
 
 class FakeModel:
-    def __init__(self, script: Sequence[Step] = (), *, window: int = 8192, name: str = "fake") -> None:
+    def __init__(
+        self, script: Sequence[Step] = (), *, window: int = 8192, name: str = "fake", remote_token_scale: float = 0.0,
+    ) -> None:
+        """With `remote_token_scale`, it acts like a remote endpoint: its count is only an
+        estimate, and each answer reports the "real" count, the estimate times this scale."""
         self.name = name
+        self.counts_exactly = not remote_token_scale
+        self.remote_token_scale = remote_token_scale
         self.window = window
         self._script = deque(script)
         self.calls: list[tuple[ChatMessage, ...]] = []
@@ -56,7 +63,9 @@ class FakeModel:
     ) -> Completion:
         self.calls.append(tuple(messages))
         step = self._script.popleft() if self._script else Step("text", default_answer(messages))
-        prompt = self.count_tokens(messages)
+        prompt = self.count_tokens(messages, tools)
+        if self.remote_token_scale:
+            prompt = math.ceil(prompt * self.remote_token_scale)
         if step.kind == "error":
             raise RuntimeError(step.text or "scripted exception")
         if step.kind == "http_error":

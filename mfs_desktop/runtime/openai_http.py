@@ -96,6 +96,7 @@ class OpenAICompatibleModel:
         self.timeout = timeout
         self.stream = stream
         self.name = switch.primary.model
+        self.counts_exactly = False
 
     def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         """An estimate: the endpoint's own count arrives as `usage` with each answer."""
@@ -177,8 +178,8 @@ class OpenAICompatibleModel:
         if text:
             sink(text)
         elapsed = (time.perf_counter() - started) * 1000
-        return Completion(text, _finish(choice.get("finish_reason"), message),
-                          self._usage(payload, messages, text, elapsed, 0.0), _tool_call(message))
+        usage, reported = self._usage(payload, messages, text, elapsed, 0.0)
+        return Completion(text, _finish(choice.get("finish_reason"), message), usage, _tool_call(message), reported)
 
     def _read_stream(self, response, messages, sink: TextSink, cancel: threading.Event, started: float) -> Completion:
         pieces: list[str] = []
@@ -216,22 +217,24 @@ class OpenAICompatibleModel:
         ended = time.perf_counter()
         prefill_ms = ((first_token_at or ended) - started) * 1000
         decode_ms = (ended - (first_token_at or ended)) * 1000
-        return Completion(text, finish, self._usage(last_payload, messages, text, prefill_ms, decode_ms), call)
+        usage, reported = self._usage(last_payload, messages, text, prefill_ms, decode_ms)
+        return Completion(text, finish, usage, call, reported)
 
     def _usage(
         self, payload: dict, messages: Sequence[ChatMessage], text: str, prefill_ms: float, decode_ms: float,
-    ) -> Usage:
-        """The endpoint's own figures where it sends them (usage; llama.cpp's timings), else estimates."""
+    ) -> tuple[Usage, bool]:
+        """The endpoint's own figures where it sends them (usage; llama.cpp's timings), else
+        estimates; the flag says whether the prompt count is the endpoint's own."""
         usage = payload.get("usage") or {}
         timings = payload.get("timings") or {}
-        prompt = int(usage.get("prompt_tokens") or timings.get("prompt_n", 0) + timings.get("cache_n", 0)
-                     or estimate_tokens(messages))
+        reported = int(usage.get("prompt_tokens") or timings.get("prompt_n", 0) + timings.get("cache_n", 0))
+        prompt = reported or estimate_tokens(messages)
         completion = int(usage.get("completion_tokens") or timings.get("predicted_n")
                          or estimate_text_tokens(text))
         reused = int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or timings.get("cache_n") or 0)
         return Usage(prompt, reused, prompt - reused, completion,
                      round(float(timings.get("prompt_ms", prefill_ms)), 3),
-                     round(float(timings.get("predicted_ms", decode_ms)), 3))
+                     round(float(timings.get("predicted_ms", decode_ms)), 3)), reported > 0
 
 
 def _wire_message(message: ChatMessage) -> dict:

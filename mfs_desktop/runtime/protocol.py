@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
-
 @dataclass(frozen=True)
 class SamplingSettings:
     max_tokens: int = 512
@@ -63,6 +62,7 @@ class Completion:
     finish_reason: str  # "stop", "length", "cancelled" or "tool_call"
     usage: Usage
     tool_call: ToolCall | None = None
+    prompt_reported: bool = True  # usage.prompt_tokens came from the model itself, not an estimate
 
 
 TextSink = Callable[[str], None]
@@ -70,6 +70,7 @@ TextSink = Callable[[str], None]
 
 class ChatModel(Protocol):
     name: str
+    counts_exactly: bool  # False: count_tokens is an estimate; the exact count comes with each answer
 
     def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         """Prompt tokens of these messages (and tool descriptions) as this model will see them:

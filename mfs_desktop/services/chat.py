@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
+from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
 from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.send_view import ViewReport, build_send_view
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
+from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.estimate import estimate_text_tokens
@@ -28,10 +30,11 @@ from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.compaction import Compaction, PreCompactor
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
+from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
 from mfs_desktop.store.segments import SegmentStore
 from mfs_desktop.services.tools import ToolRunner
-from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.models import Conversation, Message, MessageDraft
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +73,7 @@ class ChatService:
         self.window = self.profile.window
         self.generations = GenerationStore(session.database)
         self.segments = SegmentStore(session.database)
+        self.meter = TokenMeter(model, AnchorStore(session.database))
         self.compaction = Compaction(session, self.profile, estimate_text_tokens)
         self.precompactor = PreCompactor(
             self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)))
@@ -115,10 +119,37 @@ class ChatService:
         visible = [m for m in self.session.transcript.messages(conversation_id)
                    if regenerates is None or m.generation_id != regenerates]
         expected, slot_text, tool_clear_uid, block = self.segments.read_block(conversation_id)
+        if conversation.memory_mode == "automatic":
+            coverage = check_coverage([(s.uid_start, s.uid_end) for s in block], [m.uid for m in visible],
+                                      conversation.lineage_base_uid)
+            if not coverage.ok:
+                conversation = self._degrade_to_recent_only(conversation_id, coverage)
         return build_send_view(
             conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
-            model=self.model, system_prompt=self.system_prompt, tools=self._tools, fallback=fallback,
-            count=estimate_text_tokens, block_version=expected.block_version)
+            counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt, tools=self._tools,
+            fallback=fallback, count=estimate_text_tokens, block_version=expected.block_version)
+
+    def _degrade_to_recent_only(self, conversation_id: str, coverage: CoverageReport) -> Conversation:
+        """A block with a hole or an overlap would tell the model a false history (invariant 2;
+        seed 000: a gap means the lineage is no longer trusted). The lineage goes recent-only —
+        no segment is sent or committed — until memory is switched back on, which starts a new
+        lineage from the current end. The whole history stays on disk."""
+        ledger.record(self.session.database, conversation_id, "coverage", "recent_only",
+                      f"{len(coverage.gaps)} gaps, {len(coverage.overlaps)} overlaps in the block; memory set to "
+                      "recent-only (switch it back to automatic to start a new lineage from here)")
+        log.warning("conversation %s: coverage check failed; lineage degraded to recent-only", conversation_id)
+        return self.session.transcript.set_memory_mode(conversation_id, "recent_only")
+
+    def open_conversation(self, conversation_id: str) -> ViewReport | None:
+        """Preheat (DESIGN section 6): load the stored anchor and pre-check the pressure at once,
+        so a conversation restored past the warn line starts organising before the next message."""
+        self.meter.preheat(conversation_id)
+        try:
+            _, report = self.view(conversation_id)
+        except InvalidInput:  # nothing to answer yet
+            return None
+        self.schedule_compaction(conversation_id, report)
+        return report
 
     def _freeze(self, conversation_id: str, regenerates: str | None = None) -> GenerationRecord:
         view, report = self._view_under_pressure(conversation_id, regenerates)
@@ -161,7 +192,7 @@ class ChatService:
             _, report = self.view(conversation_id)
         if report.pressure < self.profile.warn or self.precompactor.busy(conversation_id):
             return False
-        plan, reason = self.compaction.plan(conversation_id, self._fixed_tokens(report))
+        plan, reason = self._next_plan(conversation_id, report)
         if plan is None:
             ledger.record(self.session.database, conversation_id, "compaction", reason, "nothing cooled enough to fold")
             return False
@@ -174,13 +205,20 @@ class ChatService:
             _, report = self.view(conversation_id)
             if report.pressure < self.profile.hard and not report.left_out:
                 return
-            plan, _ = self.compaction.plan(conversation_id, self._fixed_tokens(report))
+            plan, _ = self._next_plan(conversation_id, report)
             if plan is not None and self.precompactor.schedule(plan):
                 self.precompactor.wait(conversation_id)
                 continue
             tail = report.tokens - report.data_block_tokens
             if not self.compaction.consolidate(conversation_id, tail_tokens=tail, emergency=True):
                 return
+
+    def _next_plan(self, conversation_id: str, report: ViewReport):
+        # The block is about to change anyway: a degraded tail gets its one catch-up first.
+        upgrade = self.compaction.plan_upgrade(conversation_id)
+        if upgrade is not None:
+            return upgrade, "ok"
+        return self.compaction.plan(conversation_id, self._fixed_tokens(report))
 
     def _fixed_tokens(self, report: ViewReport) -> int:
         return report.data_block_tokens + estimate_text_tokens(self.system_prompt) + self.profile.output_target(
@@ -215,6 +253,8 @@ class ChatService:
                 completion = self.model.complete(messages, request.sampling, on_text, cancel,
                                                  tools=self._tools, tool_choice=choice)
                 usages.append(completion.usage)
+                if completion.prompt_reported:
+                    self.meter.observe(generation.conversation_id, messages, completion.usage.prompt_tokens)
                 if completion.tool_call is None or completion.finish_reason != "tool_call":
                     break
                 exchange = self._call_tool(generation, completion.tool_call, rounds)

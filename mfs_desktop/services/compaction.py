@@ -20,6 +20,7 @@ from mfs_desktop.compaction.compactor import Compactor
 from mfs_desktop.compaction.consolidate import plan_consolidation
 from mfs_desktop.compaction.segments import (
     CompactorOutputRejected,
+    SegmentDraft,
     choose_range,
     compactor_input,
     degraded_items,
@@ -45,6 +46,7 @@ class CompactionPlan:
     slot_text: str
     input_tokens: int
     target_tokens: int
+    upgrade_of: SegmentDraft | None = None  # a catch-up: rebuild this degraded segment's range
 
 
 def render_slot(session: Session, conversation_id: str) -> str:
@@ -71,20 +73,34 @@ class Compaction:
         return CompactionPlan(conversation_id, expected, tuple(chosen), render_slot(self.session, conversation_id),
                               input_tokens, self.profile.output_target(input_tokens)), "ok"
 
-    def run(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> CommitOutcome:
-        started = time.perf_counter()
-        turns = [m.turn_ordinal for m in plan.messages]
+    def plan_upgrade(self, conversation_id: str) -> CompactionPlan | None:
+        """Seed 003 §4.5: a degraded segment at the block's end gets one catch-up with the compactor."""
+        segment = self.segments.upgrade_candidate(conversation_id)
+        if segment is None:
+            return None
+        expected, slot_text, _ = self.segments.block_state(conversation_id)
+        messages = self.session.transcript.messages(conversation_id, uid_from=segment.uid_start, uid_to=segment.uid_end)
+        input_tokens = self.count(compactor_input(messages))
+        return CompactionPlan(conversation_id, expected, tuple(messages), slot_text, input_tokens,
+                              self.profile.output_target(input_tokens), upgrade_of=segment)
+
+    def _guide(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> tuple[tuple, bool, str]:
+        """(items, degraded, the compactor's raw output)"""
         raw = ""
         try:
             raw = compactor.summarize(plan.messages, plan.target_tokens, cancel)
-            items = verify_items(raw, turns, plan.target_tokens, self.count)
-            degraded = False
+            return verify_items(raw, [m.turn_ordinal for m in plan.messages], plan.target_tokens, self.count), False, raw
         except (CompactorOutputRejected, TimeoutError, RuntimeError, ValueError, OSError) as exc:
             log.info("compaction of %s degraded: %s", plan.conversation_id, type(exc).__name__)
-            items, degraded = degraded_items(plan.messages), True
         except Exception as exc:  # a compactor bug must not block the conversation either
             log.warning("compactor failed unexpectedly (%s); degraded segment", type(exc).__name__)
-            items, degraded = degraded_items(plan.messages), True
+        return degraded_items(plan.messages), True, raw
+
+    def run(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> CommitOutcome:
+        if plan.upgrade_of is not None:
+            return self._upgrade(plan, plan.upgrade_of, compactor, cancel)
+        started = time.perf_counter()
+        items, degraded, raw = self._guide(plan, compactor, cancel)
         if cancel.is_set():  # cancelling discards the result, degraded or not
             return CommitOutcome("rejected", "cancelled", "")
         draft = draft_segment(plan.messages, items, degraded=degraded, profile=self.profile, count=self.count)
@@ -97,6 +113,26 @@ class Compaction:
         if outcome.state == "active":
             self.consolidate(plan.conversation_id, tail_tokens=0, emergency=False)
         return outcome
+
+    def _upgrade(
+        self, plan: CompactionPlan, old: SegmentDraft, compactor: Compactor, cancel: threading.Event,
+    ) -> CommitOutcome:
+        """Kept only if the compactor now succeeds and the segment gets strictly shorter; tried once."""
+        items, degraded, _ = self._guide(plan, compactor, cancel)
+        if cancel.is_set():
+            return CommitOutcome("rejected", "cancelled", "")
+        new = draft_segment(plan.messages, items, degraded=False, profile=self.profile, count=self.count)
+        before, after = self.count(old.render()), self.count(new.render())
+        if degraded or after >= before:
+            reason = "the compactor failed again" if degraded else f"not shorter ({after} ≥ {before} tokens)"
+            self.segments.mark_upgrade_tried(plan.conversation_id, old, declined=reason)
+            return CommitOutcome("rejected", reason, "")
+        self.segments.mark_upgrade_tried(plan.conversation_id, old)
+        expected, _, _ = self.segments.block_state(plan.conversation_id)
+        if expected != plan.expected:  # marking is not an event; anything else since the plan is
+            return CommitOutcome("rejected", "the block changed since the plan", "")
+        return self.segments.replace(plan.conversation_id, [old], new, expected, tokens=after, kind="upgraded",
+                                     before_tokens=before)
 
     def consolidate(self, conversation_id: str, *, tail_tokens: int, emergency: bool) -> bool:
         """One consolidation step if the block needs it and the gates allow; True if the block changed."""

@@ -37,6 +37,7 @@ def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
         "block_version": report.block_version,
         "window_tokens": service.profile.window,
         "payload_tokens": report.tokens,
+        "token_count": service.meter.basis(conversation_id, messages),
         "pressure": round(report.pressure, 4),
         "warn": service.profile.warn,
         "hard": service.profile.hard,

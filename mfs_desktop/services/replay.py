@@ -31,6 +31,7 @@ class ReplayTurn:
     prompt_tokens: int
     reusable_tokens: int  # with the previous answer in the cache, as after a real generation
     reusable_prompt_only: int
+    reachable_tokens: int  # the most any cache could hold: the previous request and its answer
     event: bool
     segments: int
     payload_ratio: float
@@ -94,6 +95,7 @@ def replay_locomo(
                 turn = ReplayTurn(
                     turn=len(turns) + 1, prompt_tokens=len(ids), reusable_tokens=_common_prefix(cached_ids, ids),
                     reusable_prompt_only=_common_prefix(previous_ids, ids),
+                    reachable_tokens=min(len(cached_ids), len(ids)),
                     event=previous_version is not None and report.block_version != previous_version,
                     segments=len(block), payload_ratio=round(len(ids) / service.profile.window, 4),
                     coverage_ok=coverage.ok, left_out=report.left_out)
@@ -116,6 +118,11 @@ def replay_locomo(
         "coverage_ok_every_turn": all(t.coverage_ok for t in turns),
         "max_payload_ratio": max((t.payload_ratio for t in turns), default=0.0),
         "reuse_share_without_event": round(reusable / total, 4) if total else 1.0,
+        # The new user message and its template can never come from a cache; this is the ceiling
+        # the share above is bounded by, and how much of it the prefix discipline kept.
+        "reuse_ceiling_without_event": round(sum(t.reachable_tokens for t in steady) / total, 4) if total else 1.0,
+        "reuse_of_ceiling_without_event": round(reusable / sum(t.reachable_tokens for t in steady), 4)
+        if steady and any(t.reachable_tokens for t in steady) else 1.0,
         "reuse_share_without_event_prompt_only": round(sum(t.reusable_prompt_only for t in steady) / total, 4)
         if total else 1.0,
         "events": sum(t.event for t in turns),

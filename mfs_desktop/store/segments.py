@@ -123,11 +123,37 @@ class SegmentStore:
                                    (conversation_id,))
             connection.execute(
                 "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, outcome, "
-                "detail) VALUES (?, ?, 'consolidation', ?, ?, ?, ?, ?)",
-                (conversation_id, time.time(), merged.depth, before_tokens, tokens,
+                "detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, time.time(), "upgrade" if kind == "upgraded" else "consolidation",
+                 merged.depth, before_tokens, tokens,
                  "commit_rejected" if reason else kind,
                  f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}" + (f"; {reason}" if reason else "")))
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
+
+    def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
+        """The block's last segment, if it is a degraded L0 whose range has not had its one
+        catch-up (a consolidation step may rewrite the row; the range keeps the memory)."""
+        row = self._db.connection().execute(
+            f"SELECT {_COLUMNS}, EXISTS (SELECT 1 FROM segments t WHERE t.conversation_id = s.conversation_id "
+            "AND t.lineage_id = s.lineage_id AND t.uid_start = s.uid_start AND t.uid_end = s.uid_end "
+            "AND t.upgrade_tried = 1) FROM segments s WHERE conversation_id = ? AND state = 'active' "
+            "AND lineage_id = (SELECT lineage_id FROM conversations WHERE id = s.conversation_id) "
+            "ORDER BY uid_start DESC LIMIT 1", (conversation_id,)).fetchone()
+        if row is None or row[-1] or not row[3] or row[2] != 0:
+            return None
+        return _draft(row[:-1])
+
+    def mark_upgrade_tried(self, conversation_id: str, segment: SegmentDraft, declined: str = "") -> None:
+        """Once only; a declined upgrade is recorded here, a kept one by `replace`."""
+        with self._db.transaction() as connection:
+            connection.execute(
+                "UPDATE segments SET upgrade_tried = 1 WHERE conversation_id = ? AND state = 'active' "
+                "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
+            if declined:
+                connection.execute(
+                    "INSERT INTO ledger (conversation_id, created_at, event, level, outcome, detail) "
+                    "VALUES (?, ?, 'upgrade', 0, 'declined', ?)",
+                    (conversation_id, time.time(), f"uids {segment.uid_start}-{segment.uid_end}: {declined}"))
 
     def clear_tool_results(self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int) -> bool:
         """S2 as an event: the send copy clears tool results up to `through_uid` from now on."""
