@@ -158,10 +158,11 @@ def cmd_endpoint(args: argparse.Namespace) -> int:
         if not (args.url and args.model):
             raise InvalidInput("`endpoint set` needs --url and --model.")
         key = os.environ.get(args.key_env, "") if args.key_env else ""
-        save_endpoint(session.database, args.role, args.url, args.model, key)
-        print(f"{args.role} endpoint saved (key {'stored encrypted' if key else 'not set'})")
+        where = save_endpoint(session, args.role, args.url, args.model, key)
+        stored = {"keychain": "stored in the system keychain", "database": "stored encrypted"}.get(where, "not set")
+        print(f"{args.role} endpoint saved (key {stored})")
     elif args.action == "clear":
-        clear_endpoint(session.database, args.role)
+        clear_endpoint(session, args.role)
         print(f"{args.role} endpoint removed")
     for role in ROLES:
         endpoint = load_endpoint(session.database, role)

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Grab what a person sees: the window offscreen, filled from a LoCoMo conversation, to PNG.
+"""Grab what a person sees, offscreen, to PNG (issue 5, item 9):
 
-Usage: QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot.py [OUT_DIR]
+- main-window.png: a conversation with the bundled model, mid-conversation, with CJK text;
+- context-layers.png: a LoCoMo conversation replayed through the context engine at a small
+  window, so several compactions happened, with the Context layers tab and a segment opened;
+- tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
+- settings.png and unlock-dialog.png.
+
+Usage: .venv/bin/python scripts/screenshot.py [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -10,33 +16,63 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
 
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from mfs_desktop.services.session import open_session  # noqa: E402
+from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
+from offscreen import settle, wait_for  # noqa: E402
+from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
+from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
+from mfs_desktop.runtime.fake import FakeModel, Step  # noqa: E402
+from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
+from mfs_desktop.services.chat import ChatService  # noqa: E402
+from mfs_desktop.services.models import ModelChoice  # noqa: E402
+from mfs_desktop.services.replay import replay_locomo  # noqa: E402
+from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
-from mfs_desktop.store.models import MessageDraft  # noqa: E402
 from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
+from mfs_desktop.ui.settings_dialog import SettingsDialog  # noqa: E402
 from mfs_desktop.ui.unlock_dialog import UnlockDialog  # noqa: E402
 
 LOCOMO = REPO.parent / "shared" / "data" / "locomo10"
+WINDOW = 2048  # small, so a LoCoMo conversation compacts several times
 
 
-def fill(session, path: Path, sessions: int) -> None:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    conversation = session.transcript.create_conversation()
-    first = document["speaker_a"]
-    for number in range(1, sessions + 1):
-        for turn in document.get(f"session_{number}", []):
-            role = "user" if turn["speaker"] == first else "assistant"
-            session.transcript.append(conversation.id, [MessageDraft(role, turn["text"])]
-                                      if role == "user" or session.transcript.messages(conversation.id) else [])
+def replayed(session: Session, name: str) -> str:
+    """A real long conversation, folded by the context engine exactly as in `mfs-desktop replay`."""
+    tokenizer = EmbeddedModel(default_model_path(), n_ctx=WINDOW, tokenizer_only=True)
+    service = ChatService(session, tokenizer, provider="replay", window=WINDOW,
+                          compactor_factory=lambda: ExtractiveCompactor(estimate_text_tokens))
+    try:
+        return replay_locomo(service, LOCOMO / name, tokenizer)["conversation_id"]
+    finally:
+        service.close()
+
+
+def with_tool_calls(session: Session) -> str:
+    """What the trajectory tab shows comes from the store; the calls here are scripted."""
+    script = [Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "项目路径", "value": "/srv/app"})),
+              Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "port", "value": "8443"})),
+              Step("text", text="记住了：项目在 /srv/app，端口 8443。"),
+              Step("tool_call", tool_name="recall_history", arguments=json.dumps({"uid_start": 1, "uid_end": 2})),
+              Step("tool_call", tool_name="read_document", arguments=json.dumps(
+                  {"snapshot": "0000", "offset": 0, "length": 10})),
+              Step("text", text="Your project lives in /srv/app and listens on port 8443.")]
+    service = ChatService(session, FakeModel(script), provider="fake", window=WINDOW)
+    conversation_id = session.transcript.create_conversation("部署笔记 · deployment notes").id
+    try:
+        service.send(conversation_id, "请记住：项目路径是 /srv/app，端口 8443。")
+        service.send(conversation_id, "Where did I say the project lives?")
+    finally:
+        service.close()
+    return conversation_id
 
 
 def main() -> None:
@@ -45,36 +81,53 @@ def main() -> None:
     app = QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as scratch:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
-        for name, sessions in (("30.json", 1), ("41.json", 2), ("26.json", 3)):
-            fill(session, LOCOMO / name, sessions)
-        window = MainWindow(session)  # the bundled model, as a person gets it
-        window.resize(1100, 720)
+        long_one = replayed(session, "30.json")
+        tools_one = with_tool_calls(session)
+        window = MainWindow(session, ModelChoice("embedded", window=WINDOW))  # the bundled model
+        window.resize(1400, 820)
         window.show()
         wait_for(app, lambda: window.model_ready)
         window.new_conversation()
-        for question in ("Hello! What can you help me with?", "Give me three tips for a long train journey."):
+        wait_for(app, lambda: window.current_id not in (long_one, tools_one, None))
+        for question in ("Hello! What can you help me with?", "你好！请用一句话介绍你自己。",
+                         "Give me three tips for a long train journey."):
             window.composer.setPlainText(question)
             window.send_or_stop()
             wait_for(app, lambda: not window.generating)
-        for _ in range(3):
-            app.processEvents()
+        settle(app, 1.0)
         window.grab().save(str(out / "main-window.png"))
-        dialog = UnlockDialog(creating=True)
+
+        window.refresh_conversations(select=long_one)
+        wait_for(app, lambda: window.last_report.get("conversation_id") == long_one
+                 and window.layers.segments.topLevelItemCount() > 0)
+        window.show_segment(window.layers.segments.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole))
+        wait_for(app, lambda: "Original messages" in window.layers.detail.toPlainText())
+        settle(app, 0.5)
+        window.grab().save(str(out / "context-layers.png"))
+        window.tabs.setCurrentWidget(window.ledger_tab)
+        settle(app, 0.5)
+        window.grab().save(str(out / "ledger.png"))
+
+        window.refresh_conversations(select=tools_one)
+        window.tabs.setCurrentWidget(window.trajectory_tab)
+        wait_for(app, lambda: window.trajectory_tab.table.rowCount() == 4)
+        window.trajectory_tab._expand(0, 6)
+        settle(app, 0.5)
+        window.grab().save(str(out / "tool-trajectory.png"))
+
+        settings = SettingsDialog(window, session, window.preferences, tools_one)
+        settings.tabs.setCurrentIndex(3)
+        settings.show()
+        settle(app, 0.5)
+        settings.grab().save(str(out / "settings.png"))
+        settings.close()
+        dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
-        app.processEvents()
+        settle(app, 0.3)
         dialog.grab().save(str(out / "unlock-dialog.png"))
         window.shutdown()
         session.close()
     print(f"saved to {out}")
-
-
-def wait_for(app: QApplication, condition, seconds: float = 120.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the window did not get there in time")
-        app.processEvents()
-        time.sleep(0.02)
 
 
 if __name__ == "__main__":

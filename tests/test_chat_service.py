@@ -234,3 +234,31 @@ def test_tool_rounds_are_bounded(session: Session) -> None:
     result = service.send(conversation.id, "loop forever")
     assert sum(1 for m in session.transcript.messages(conversation.id) if m.role == "tool") == 2
     assert result.status == "completed"
+
+
+def test_edit_and_resend_starts_a_new_epoch_and_answers_the_edit(session: Session) -> None:
+    service = ChatService(session, FakeModel(), provider="fake", use_tools=False)
+    conversation = session.transcript.create_conversation()
+    first = service.send(conversation.id, "first question")
+    service.send(conversation.id, "second question")
+    result = service.edit_and_resend(conversation.id, first.user_uid, "first question, better put")
+    shown = session.transcript.messages(conversation.id)
+    assert [m.text for m in shown] == ["first question, better put",
+                                       "(fake model) You said 4 words: first question, better put"]
+    assert session.transcript.conversation(conversation.id).epoch == 2
+    assert len(session.transcript.messages(conversation.id, include_retracted=True)) == 6
+    assert result.status == "completed"
+    with pytest.raises(InvalidInput):
+        service.edit_and_resend(conversation.id, result.answer_uid, "not mine")
+    service.close()
+
+
+def test_a_five_megabyte_message_is_refused_before_anything_is_stored(session: Session) -> None:
+    service = ChatService(session, FakeModel(), provider="fake")
+    conversation = session.transcript.create_conversation()
+    with pytest.raises(InvalidInput, match="too long for this model's window"):
+        service.send(conversation.id, "x" * 5_000_000)
+    with pytest.raises(InvalidInput, match="too long"):
+        service.send(conversation.id, "word " * 5000)
+    assert session.transcript.messages(conversation.id) == []
+    service.close()

@@ -20,8 +20,14 @@ FAKE = ModelChoice("fake")
 
 
 def _window(qtbot, session: Session) -> MainWindow:
-    window = MainWindow(session, FAKE)
+    return _shown(qtbot, MainWindow(session, FAKE))
+
+
+def _shown(qtbot, window: MainWindow) -> MainWindow:
+    # Shown, as a person sees it: an unshown window's children never report themselves visible.
     qtbot.addWidget(window, before_close_func=lambda w: w.shutdown())
+    window.show()
+    qtbot.waitExposed(window)
     qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
     return window
 
@@ -53,7 +59,8 @@ def test_send_streams_answer_from_worker_thread(qtbot, session: Session) -> None
                                         "(fake model) You said 4 words: remember the path /etc/hosts"]
     assert "You said 4 words" in window.view.toPlainText()
     assert window.conversations.currentItem().text().startswith("remember the path")
-    assert "Context" in window.usage_label.text() and "/ 8,192 tokens" in window.usage_label.text()
+    assert "Last request" in window.usage_label.text()
+    qtbot.waitUntil(lambda: "/ 8,192 tokens" in window.meter.format(), timeout=10_000)
     assert window.send_button.text() == "Send" and not window.generating
 
 
@@ -75,8 +82,8 @@ def test_stop_keeps_partial_answer(qtbot, session: Session, monkeypatch) -> None
 def test_trash_from_window(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
     window.new_conversation()
-    window.trash_current()
-    assert window.conversations.count() == 0
+    window.trash_current()  # what the confirmation's Yes does
+    qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
     assert len(session.transcript.list_conversations(trashed=True)) == 1
 
 
@@ -90,3 +97,291 @@ def test_unlock_dialog_checks_confirmation(qtbot) -> None:
     dialog.confirmation.setText("one")
     dialog._accept_if_valid()
     assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def _send(qtbot, window: MainWindow, text: str) -> None:
+    window.composer.setPlainText(text)
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: not window.generating, timeout=15_000)
+
+
+def _script(monkeypatch, steps: list[dict]) -> None:
+    monkeypatch.setenv("MFS_FAKE_SCRIPT", json.dumps(steps))
+
+
+def test_regenerate_keeps_the_earlier_answer_selectable(qtbot, session: Session, monkeypatch) -> None:
+    from mfs_desktop.store.generations import answer_alternatives
+
+    _script(monkeypatch, [{"kind": "text", "text": "first answer"}, {"kind": "text", "text": "second answer"}])
+    window = _window(qtbot, session)
+    window.new_conversation()
+    _send(qtbot, window, "a question")
+    window.regenerate()
+    qtbot.waitUntil(lambda: not window.generating, timeout=10_000)
+    assert "second answer" in window.view.toPlainText() and "first answer" not in window.view.toPlainText()
+    answers = answer_alternatives(session.database, window.current_id)
+    assert [(text, shown) for _, text, shown in answers] == [("first answer", False), ("second answer", True)]
+    window.select_alternative(answers[0][0])
+    qtbot.waitUntil(lambda: "first answer" in window.view.toPlainText(), timeout=5_000)
+    assert "second answer" not in window.view.toPlainText()
+
+
+def test_quote_channel_sets_the_origin(qtbot, session: Session) -> None:
+    window = _window(qtbot, session)
+    window.new_conversation()
+    _send(qtbot, window, "explain the cache")
+    answer = session.transcript.messages(window.current_id)[-1]
+    window.quote_message(answer.uid)
+    assert window.pending is not None and "Quoting the assistant" in window.pending_label.text()
+    _send(qtbot, window, "shorter, please")
+    quoted = [m for m in session.transcript.messages(window.current_id) if m.role == "user"][-1]
+    assert quoted.origin == "quoted_ai_annotated" and quoted.quoted_uid == answer.uid
+    assert quoted.text.startswith("> (fake model)") and quoted.text.endswith("shorter, please")
+    window.quote_message(answer.uid)
+    _send(qtbot, window, "")
+    assert [m for m in session.transcript.messages(window.current_id) if m.role == "user"][-1].origin == "quoted_ai"
+
+
+def test_a_long_paste_becomes_a_document_snapshot(qtbot, session: Session, monkeypatch) -> None:
+    from PySide6.QtCore import QMimeData
+
+    from mfs_desktop.store.attachments import AttachmentStore
+
+    window = _window(qtbot, session)
+    window.new_conversation()
+    monkeypatch.setattr(window, "ask_paste_as_document", lambda characters: characters > 1500)
+    pasted = "\n".join(f"line {i}: the log says ERROR 42 at /var/log/app.log" for i in range(60))
+    mime = QMimeData()
+    mime.setText(pasted)
+    window.composer.insertFromMimeData(mime)
+    qtbot.waitUntil(lambda: window.pending is not None, timeout=5_000)
+    assert window.composer.toPlainText() == "" and "document" in window.pending_label.text()
+    _send(qtbot, window, "what went wrong?")
+    document = [m for m in session.transcript.messages(window.current_id) if m.role == "user"][-1]
+    assert document.origin == "document" and document.attachment_sha256
+    assert document.text.startswith("what went wrong?") and pasted in document.text
+    assert AttachmentStore(session.database).data(document.attachment_sha256) == pasted.encode()
+    short = QMimeData()
+    short.setText("a short paste")
+    window.composer.insertFromMimeData(short)
+    assert window.composer.toPlainText() == "a short paste" and window.pending is None
+
+
+def test_binary_and_oversized_attachments_are_refused_plainly(qtbot, session: Session, monkeypatch, tmp_path) -> None:
+    import mfs_desktop.ui.main_window as main_window
+
+    warnings: list[str] = []
+    monkeypatch.setattr(main_window.QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
+    window = _window(qtbot, session)
+    window.new_conversation()
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    window.attach_file(str(binary))
+    qtbot.waitUntil(lambda: len(warnings) == 1, timeout=5_000)
+    assert "binary file" in warnings[0] and window.pending is None
+    huge = tmp_path / "huge.txt"
+    huge.write_text("x" * (5 * 1024 * 1024))
+    window.attach_file(str(huge))
+    qtbot.waitUntil(lambda: len(warnings) == 2, timeout=5_000)
+    assert "MB" in warnings[1] and window.pending is None
+    window.composer.setPlainText("word " * 5000)  # a message too long for the window: refused, kept
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: len(warnings) == 3, timeout=5_000)
+    assert "too long" in warnings[2] and window.composer.toPlainText() == "word " * 5000
+    assert session.transcript.messages(window.current_id) == []
+
+
+def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Session, data_root) -> None:
+    from conftest import run_cli
+
+    from mfs_desktop.ui.status_overlay import ORGANIZED
+
+    window = _shown(qtbot, MainWindow(session, ModelChoice("fake", window=2048)))
+    window.new_conversation()
+    seen: list[str] = []
+    window.worker.organized.connect(lambda cid, state: seen.append(state))
+    turn = 0
+    while not seen and turn < 60:
+        turn += 1
+        _send(qtbot, window, f"Turn {turn}: the service on port {8000 + turn} logs to /var/log/s{turn}.log; "
+                             + "tell me more about it " * 12)
+    qtbot.waitUntil(lambda: window.overlay.isVisible() and window.overlay.text() == ORGANIZED, timeout=10_000)
+    qtbot.waitUntil(lambda: "Context compacted" in window.view.toPlainText(), timeout=10_000)
+    qtbot.waitUntil(lambda: window.layers.segments.topLevelItemCount() > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: window.ledger_tab.table.rowCount() > 0, timeout=10_000)
+    events = [window.ledger_tab.table.item(row, 1).text() for row in range(window.ledger_tab.table.rowCount())]
+    assert "compaction" in events
+    qtbot.waitUntil(lambda: window.overlay.isHidden(), timeout=6_000)  # it fades after three seconds
+
+    inspected = run_cli("inspect", "--conversation", window.current_id, "--json", "--provider", "fake",
+                        "--window", "2048", data_dir=data_root)
+    assert inspected.returncode == 0, inspected.stderr
+    segments = json.loads(inspected.stdout)["segments"]
+    shown = [window.layers.segments.topLevelItem(i).text(1) for i in range(window.layers.segments.topLevelItemCount())]
+    assert shown == [f"{s['uid_start']}–{s['uid_end']}" for s in segments]
+    window.show_segment(segments[0]["uid_start"])
+    qtbot.waitUntil(lambda: "Original messages" in window.layers.detail.toPlainText(), timeout=5_000)
+    assert "/var/log/s1.log" in window.layers.detail.toPlainText()
+
+
+def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monkeypatch) -> None:
+    _script(monkeypatch, [{"kind": "tool_call", "tool_name": "record_value",
+                           "arguments": json.dumps({"key": "editor", "value": "vim"})},
+                          {"kind": "text", "text": "Noted: vim."}])
+    window = _window(qtbot, session)
+    window.new_conversation()
+    _send(qtbot, window, "remember that I use vim")
+    window.tabs.setCurrentWidget(window.trajectory_tab)
+    qtbot.waitUntil(lambda: window.trajectory_tab.table.rowCount() == 1, timeout=5_000)
+    table = window.trajectory_tab.table
+    assert table.item(0, 2).text() == "record_value" and "vim" in table.item(0, 3).text()
+    assert table.item(0, 4).text() == "ok"
+    window.trajectory_tab._expand(0, 6)
+    assert window.trajectory_tab.result.toPlainText()
+
+
+def test_export_writes_the_chosen_format_and_range(qtbot, session: Session, tmp_path) -> None:
+    window = _window(qtbot, session)
+    window.new_conversation()
+    _send(qtbot, window, "first turn")
+    _send(qtbot, window, "second turn")
+    whole = tmp_path / "whole.md"
+    window.export_to("md", str(whole), None)
+    qtbot.waitUntil(whole.exists, timeout=5_000)
+    assert "first turn" in whole.read_text() and "second turn" in whole.read_text()
+    part = tmp_path / "part.html"
+    window.export_to("html", str(part), (2, 2))
+    qtbot.waitUntil(part.exists, timeout=5_000)
+    exported = part.read_text()
+    assert "You said 2 words: second turn" in exported and "You said 2 words: first turn" not in exported
+
+
+def test_export_dialog_says_the_file_is_plaintext(qtbot, session: Session) -> None:
+    from mfs_desktop.ui.export_dialog import PLAINTEXT_WARNING, ExportDialog
+
+    dialog = ExportDialog(None, "My chat", turns=5)
+    qtbot.addWidget(dialog)
+    assert any(PLAINTEXT_WARNING == label.text() for label in dialog.findChildren(type(dialog.findChild(
+        __import__("PySide6.QtWidgets", fromlist=["QLabel"]).QLabel))))
+    dialog.format.setCurrentIndex(dialog.format.findData("json"))
+    assert dialog.whole.isChecked() and not dialog.whole.isEnabled()
+    assert dialog.choice() == ("json", "My chat.json", None)
+    dialog.format.setCurrentIndex(dialog.format.findData("html"))
+    dialog.whole.setChecked(False)
+    dialog.first.setValue(2)
+    dialog.last.setValue(4)
+    assert dialog.choice() == ("html", "My chat.html", (2, 4))
+
+
+def test_wrong_passphrase_asks_again_and_writes_nothing(qtbot, data_root, monkeypatch) -> None:
+    from conftest import directory_digest, open_test_session
+
+    from mfs_desktop.services.unlock import DataDir
+    from mfs_desktop.ui.app import unlock_interactively
+
+    monkeypatch.delenv("MFS_PASSPHRASE", raising=False)
+    monkeypatch.setenv("MFS_KEY_STORE", "passphrase")
+    open_test_session(data_root, "the right one").close()
+    before = directory_digest(data_root)
+    asked: list[tuple[bool, str, dict]] = []
+    answers = iter(["a wrong one", "the right one"])
+
+    def ask(data_dir, creating, error):
+        asked.append((creating, error, directory_digest(data_root)))
+        return next(answers)
+
+    session = unlock_interactively(DataDir(data_root), ask)
+    assert session is not None
+    session.close()
+    assert [creating for creating, _, _ in asked] == [False, False]
+    assert asked[0][1] == "" and "passphrase" in asked[1][1].lower()
+    assert asked[1][2] == before, "a wrong passphrase changed a file"
+    dialog = UnlockDialog(creating=False, error=asked[1][1])
+    qtbot.addWidget(dialog)
+    assert dialog.error.text() == asked[1][1] and not dialog.error.isHidden()
+
+
+def test_closing_mid_generation_keeps_the_partial_answer(qtbot, session: Session, monkeypatch) -> None:
+    _script(monkeypatch, [{"kind": "text", "text": "word " * 2000, "delay": 0.01}])
+    window = _window(qtbot, session)
+    window.new_conversation()
+    conversation = window.current_id
+    window.composer.setPlainText("talk for a long time")
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: len(window._live_answer) > 30, timeout=10_000)
+    window.close()
+    answer = session.transcript.messages(conversation)[-1]
+    assert answer.role == "assistant" and answer.status == "partial" and answer.text.startswith("word word")
+    statuses = [row[0] for row in session.database.connection().execute("SELECT status FROM generations")]
+    assert statuses == ["partial"]
+    reopened = _window(qtbot, session)
+    assert "partial answer" in reopened.view.toPlainText()
+
+
+def test_settings_refuse_a_bad_model_file_and_keep_the_dialog_open(qtbot, session: Session, tmp_path) -> None:
+    from mfs_desktop.services.preferences import Preferences
+    from mfs_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(None, session, Preferences(), None)
+    qtbot.addWidget(dialog)
+    assert dialog.model_status.text().startswith("✓ the bundled default model: GGUF")
+    not_a_model = tmp_path / "photo.gguf"
+    not_a_model.write_bytes(b"\x89PNG\r\n")
+    dialog.model_path.setText(str(not_a_model))
+    assert "not a GGUF model file" in dialog.model_status.text()
+    dialog._accept_if_valid()
+    assert dialog.result() == 0 and "not a GGUF" in dialog.error.text() and not dialog.error.isHidden()
+
+
+def test_settings_save_send_key_profile_and_reload_the_model_with_a_new_window(qtbot, session: Session) -> None:
+    from dataclasses import replace
+
+    from mfs_desktop.services.preferences import load_preferences
+    from mfs_desktop.ui.settings_dialog import SettingsDialog
+
+    window = _window(qtbot, session)
+    window.new_conversation()
+    dialog = SettingsDialog(window, session, replace(window.preferences, provider="fake"), window.current_id)
+    qtbot.addWidget(dialog)
+    dialog.send_key.setCurrentIndex(dialog.send_key.findData("ctrl+enter"))
+    dialog.window_tokens.setValue(4096)
+    dialog.profile.setPlainText("I am Ada.")
+    dialog.memory_mode.setCurrentIndex(dialog.memory_mode.findData("recent_only"))
+    window.apply_settings(dialog.choice())
+    qtbot.waitUntil(lambda: window.model_choice.window == 4096 and window.model_ready, timeout=15_000)
+    saved = load_preferences(session.database)
+    assert (saved.send_key, saved.window, saved.profile_text) == ("ctrl+enter", 4096, "I am Ada.")
+    assert window.composer.send_key == "ctrl+enter"
+    assert session.transcript.conversation(window.current_id).memory_mode == "recent_only"
+    qtbot.keyClicks(window.composer, "hello")
+    qtbot.keyClick(window.composer, Qt.Key.Key_Return)  # a new line now, not a send
+    assert not window.generating
+    qtbot.keyClick(window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.generating and "You said" in window.view.toPlainText(), timeout=10_000)
+    qtbot.waitUntil(lambda: "/ 4,096 tokens" in window.meter.format(), timeout=10_000)
+
+
+def test_settings_edit_recorded_values_and_restore_from_trash(qtbot, session: Session) -> None:
+    from mfs_desktop.ui.settings_dialog import SettingsDialog
+
+    window = _window(qtbot, session)
+    window.new_conversation()
+    kept = window.current_id
+    dialog = SettingsDialog(window, session, window.preferences, kept)
+    qtbot.addWidget(dialog)
+    dialog.edit_value("editor", "helix")
+    qtbot.waitUntil(lambda: dialog.knowledge.rowCount() == 1, timeout=5_000)
+    assert dialog.knowledge.item(0, 1).text() == "helix" and dialog.knowledge.item(0, 2).text() == "you"
+    dialog.knowledge.selectRow(0)
+    dialog._delete_selected()
+    qtbot.waitUntil(lambda: dialog.knowledge.rowCount() == 0, timeout=5_000)
+    assert session.transcript.knowledge(kept) == []
+
+    window.trash_current()
+    qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
+    dialog.reload_trash()
+    assert dialog.trash.count() == 1
+    dialog.trash.setCurrentRow(0)
+    dialog._restore_selected()
+    qtbot.waitUntil(lambda: window.conversations.count() == 1 and window.current_id == kept, timeout=5_000)
+    assert dialog.trash.count() == 0

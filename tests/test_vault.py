@@ -120,3 +120,33 @@ def test_rekey_moves_key_into_keychain(data_root: Path) -> None:
     assert [m.text for m in reopened.transcript.messages(conversation_id)] == ["keep me", "kept"]
     reopened.close()
     keychain.forget_key(record.keychain_user)
+
+
+def test_endpoint_key_stays_in_the_encrypted_database_without_a_keychain(session) -> None:
+    from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
+
+    assert save_endpoint(session, "primary", "http://127.0.0.1:9/v1", "big", "sk-secret") == "database"
+    assert load_endpoint(session.database, "primary").api_key == "sk-secret"
+    assert not [p for p in session.data_dir.root.iterdir() if p.is_file() and b"sk-secret" in p.read_bytes()]
+    clear_endpoint(session, "primary")
+    assert load_endpoint(session.database, "primary") is None
+
+
+@needs_secret_service
+def test_endpoint_key_goes_to_the_keychain_with_the_database_key(tmp_path: Path) -> None:
+    from mfs_desktop.services.endpoints import clear_endpoint, key_home, load_endpoint, save_endpoint
+    from mfs_desktop.store.settings import SettingsStore
+
+    session = open_session(DataDir(tmp_path / "kc"), lambda new: None, use_keychain=True)
+    try:
+        assert save_endpoint(session, "fallback", "https://example.invalid/v1", "small", "sk-kc") == "keychain"
+        user = key_home(session, "fallback")
+        assert keyring.get_password(keychain.SERVICE, user) == "sk-kc"
+        assert SettingsStore(session.database).secret("endpoint.fallback.key") == ""
+        assert load_endpoint(session.database, "fallback").api_key == "sk-kc"
+        clear_endpoint(session, "fallback")
+        assert keyring.get_password(keychain.SERVICE, user) is None
+    finally:
+        record = read_vault(session.data_dir.vault)
+        session.close()
+        keychain.forget_key(record.keychain_user)

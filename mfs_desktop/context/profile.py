@@ -40,6 +40,7 @@ class ContextProfile:
     shrink: float = 0.35
     max_depth: int = 3
     keep_recent_tool_turns: int = 2  # ours: S2 never clears the newest turns' tool results
+    message_max: float = 0.50  # ours: one message or document, so the view keeps room around it
 
     def tokens(self, ratio: float) -> int:
         return int(self.window * ratio)

@@ -59,7 +59,7 @@ class ViewReport:
 def render_data_block(slot_text: str, block: Sequence[SegmentDraft], quotes: str) -> str:
     parts = [DATA_OPEN, DATA_PREAMBLE]
     if slot_text:
-        parts += ["[knowledge recorded by the assistant]", slot_text]
+        parts += ["[knowledge slot]", slot_text]
     if block:
         parts += ["[compressed history]", SEGMENT_HEADER, *(segment.render() for segment in block)]
     if quotes:

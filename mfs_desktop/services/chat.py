@@ -27,7 +27,7 @@ from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.compaction import Compaction, PreCompactor
+from mfs_desktop.services.compaction import Compaction, PreCompactor, render_slot
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
@@ -83,12 +83,39 @@ class ChatService:
 
     def send(
         self, conversation_id: str, text: str, *, on_text: Callable[[str], None] = _ignore,
-        cancel: threading.Event | None = None, origin: str = "",
+        cancel: threading.Event | None = None, origin: str = "", quoted_uid: int | None = None,
+        attachment_sha256: str | None = None,
     ) -> TurnResult:
+        self.check_message(text)
+        if not self.session.transcript.newest_page(conversation_id, limit=1):
+            self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
+        self.session.transcript.append(conversation_id, [MessageDraft(
+            "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256)])
+        return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
+
+    def edit_and_resend(
+        self, conversation_id: str, uid: int, text: str, *, on_text: Callable[[str], None] = _ignore,
+        cancel: threading.Event | None = None,
+    ) -> TurnResult:
+        """Edit one of the user's messages: a new epoch rewinds the conversation to it (the
+        originals stay stored), and the edited message is answered afresh."""
+        self.check_message(text)
+        if self.session.transcript.messages(conversation_id, uid_from=uid, uid_to=uid)[0].role != "user":
+            raise InvalidInput("Only your own messages can be edited and sent again.")
+        self.precompactor.cancel(conversation_id)  # its candidate is stale now; the CAS would refuse it anyway
+        self.session.transcript.edit_message(conversation_id, uid, text)
+        return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
+
+    def check_message(self, text: str) -> None:
+        """Refused before anything is stored: the composer keeps the text."""
         if not text.strip():
             raise InvalidInput("The message is empty.")
-        self.session.transcript.append(conversation_id, [MessageDraft("user", text, origin=origin)])
-        return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
+        limit = self.profile.tokens(self.profile.message_max)
+        # Characters first: tokenizing megabytes only to refuse them would stall the worker.
+        tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)
+        if tokens > limit:
+            raise InvalidInput(f"The message is too long for this model's window: about {tokens:,} tokens, at most "
+                               f"{limit:,} (half of the {self.window:,}-token window). Shorten it or split it.")
 
     def regenerate(
         self, conversation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,

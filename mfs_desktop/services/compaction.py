@@ -29,6 +29,7 @@ from mfs_desktop.compaction.segments import (
     verify_items,
 )
 from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentStore
@@ -50,7 +51,15 @@ class CompactionPlan:
 
 
 def render_slot(session: Session, conversation_id: str) -> str:
-    return "\n".join(f"{key}: {value}" for key, value, _, _ in session.transcript.knowledge(conversation_id))
+    """The knowledge slot: the user's own profile, then what the assistant recorded."""
+    parts = []
+    profile_text = load_preferences(session.database).profile_text
+    if profile_text:
+        parts += ["The user's profile, in their words:", profile_text]
+    values = session.transcript.knowledge(conversation_id)
+    if values:
+        parts += ["Values the assistant recorded:", *(f"{key}: {value}" for key, value, _, _ in values)]
+    return "\n".join(parts)
 
 
 class Compaction:
@@ -84,29 +93,30 @@ class Compaction:
         return CompactionPlan(conversation_id, expected, tuple(messages), slot_text, input_tokens,
                               self.profile.output_target(input_tokens), upgrade_of=segment)
 
-    def _guide(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> tuple[tuple, bool, str]:
-        """(items, degraded, the compactor's raw output)"""
-        raw = ""
+    def _guide(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> tuple[tuple, bool]:
+        """(items, degraded)"""
         try:
             raw = compactor.summarize(plan.messages, plan.target_tokens, cancel)
-            return verify_items(raw, [m.turn_ordinal for m in plan.messages], plan.target_tokens, self.count), False, raw
+            return verify_items(raw, [m.turn_ordinal for m in plan.messages], plan.target_tokens, self.count), False
         except (CompactorOutputRejected, TimeoutError, RuntimeError, ValueError, OSError) as exc:
             log.info("compaction of %s degraded: %s", plan.conversation_id, type(exc).__name__)
         except Exception as exc:  # a compactor bug must not block the conversation either
             log.warning("compactor failed unexpectedly (%s); degraded segment", type(exc).__name__)
-        return degraded_items(plan.messages), True, raw
+        return degraded_items(plan.messages), True
 
     def run(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> CommitOutcome:
         if plan.upgrade_of is not None:
             return self._upgrade(plan, plan.upgrade_of, compactor, cancel)
         started = time.perf_counter()
-        items, degraded, raw = self._guide(plan, compactor, cancel)
+        items, degraded = self._guide(plan, compactor, cancel)
         if cancel.is_set():  # cancelling discards the result, degraded or not
             return CommitOutcome("rejected", "cancelled", "")
         draft = draft_segment(plan.messages, items, degraded=degraded, profile=self.profile, count=self.count)
+        tokens = self.count(draft.render())
+        # The ledger's in → out is the folded range → the segment that now stands for it.
         outcome = self.segments.commit(
-            plan.conversation_id, draft, plan.expected, tokens=self.count(draft.render()), slot_text=plan.slot_text,
-            compactor=compactor.name, input_tokens=plan.input_tokens, output_tokens=self.count(raw) if raw else 0,
+            plan.conversation_id, draft, plan.expected, tokens=tokens, slot_text=plan.slot_text,
+            compactor=compactor.name, input_tokens=plan.input_tokens, output_tokens=tokens,
             duration_ms=round((time.perf_counter() - started) * 1000, 1))
         log.info("compaction of %s: %s (%s), uids %d-%d", plan.conversation_id, outcome.state,
                  "degraded" if degraded else "guided", draft.uid_start, draft.uid_end)
@@ -118,7 +128,7 @@ class Compaction:
         self, plan: CompactionPlan, old: SegmentDraft, compactor: Compactor, cancel: threading.Event,
     ) -> CommitOutcome:
         """Kept only if the compactor now succeeds and the segment gets strictly shorter; tried once."""
-        items, degraded, _ = self._guide(plan, compactor, cancel)
+        items, degraded = self._guide(plan, compactor, cancel)
         if cancel.is_set():
             return CommitOutcome("rejected", "cancelled", "")
         new = draft_segment(plan.messages, items, degraded=False, profile=self.profile, count=self.count)
@@ -167,6 +177,9 @@ class PreCompactor:
         self._thread.start()
         self.outcomes: list[CommitOutcome] = []
         self.errors: list[BaseException] = []  # bugs, kept for tests and `inspect`; the chat goes on
+        # Called on the compactor thread with (conversation id, outcome or None when starting);
+        # the GUI re-emits them as signals for its floating status.
+        self.listeners: list[Callable[[str, CommitOutcome | None], None]] = []
 
     def schedule(self, plan: CompactionPlan) -> bool:
         with self._lock:
@@ -208,13 +221,23 @@ class PreCompactor:
             plan, cancel, done = job
             try:
                 if not cancel.is_set():
+                    self._tell(plan.conversation_id, None)
                     compactor = compactor or self._factory()
                     outcome = self.compaction.run(plan, compactor, cancel)
                     self.outcomes.append(outcome)
+                    self._tell(plan.conversation_id, outcome)
             except Exception as exc:  # the conversation goes on; the ledger shows nothing committed
                 self.errors.append(exc)
+                self._tell(plan.conversation_id, CommitOutcome("rejected", f"failed ({type(exc).__name__})", ""))
                 log.warning("pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG")))
             finally:
                 with self._lock:
                     self._pending.pop(plan.conversation_id, None)
                 done.set()
+
+    def _tell(self, conversation_id: str, outcome: CommitOutcome | None) -> None:
+        for listener in self.listeners:
+            try:
+                listener(conversation_id, outcome)
+            except Exception as exc:  # a display problem must not stop compaction
+                log.warning("compaction listener failed (%s)", type(exc).__name__)

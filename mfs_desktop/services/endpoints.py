@@ -1,27 +1,55 @@
-"""Primary and fallback OpenAI-compatible endpoints: url and model in settings, key as a secret."""
+"""Primary and fallback OpenAI-compatible endpoints: url and model in settings; the API key
+goes where the database key is — the OS keychain when the data directory uses one, else
+inside the encrypted database (a headless machine has no keychain)."""
 
 from __future__ import annotations
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.openai_http import Endpoint
+from mfs_desktop.services.session import Session
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.vault import keychain
+from mfs_desktop.vault.vault_file import read_vault
 
 ROLES = ("primary", "fallback")
 
 
-def save_endpoint(database: Database, role: str, url: str, model: str, api_key: str) -> None:
+def key_home(session: Session, role: str) -> str:
+    """The keychain entry for this endpoint's key, or "" when keys stay in the database."""
+    record = read_vault(session.data_dir.vault)
+    return f"{record.database_id}-endpoint-{role}" if record.mode == "keychain" else ""
+
+
+def save_endpoint(session: Session, role: str, url: str, model: str, api_key: str) -> str:
+    """Save, and say where the key went ("keychain", "database" or "" when there is none)."""
     if role not in ROLES:
         raise InvalidInput(f"An endpoint is {' or '.join(ROLES)}, not {role!r}.")
     if not url.startswith(("http://", "https://")):
         raise InvalidInput(f"The endpoint URL must start with http:// or https:// (got {url!r}).")
-    settings = SettingsStore(database)
-    settings.set(f"endpoint.{role}", {"url": url, "model": model})
-    settings.set_secret(f"endpoint.{role}.key", api_key)
+    if not model.strip():
+        raise InvalidInput("The endpoint needs a model name.")
+    settings = SettingsStore(session.database)
+    keychain_user = key_home(session, role)
+    if keychain_user and api_key:
+        keychain.store_secret(keychain_user, api_key, "the endpoint key")
+        settings.set_secret(f"endpoint.{role}.key", "")
+    else:
+        if keychain_user:
+            keychain.forget_key(keychain_user)
+        settings.set_secret(f"endpoint.{role}.key", api_key)
+    settings.set(f"endpoint.{role}", {"url": url, "model": model.strip(),
+                                      "keychain_user": keychain_user if api_key else ""})
+    if not api_key:
+        return ""
+    return "keychain" if keychain_user else "database"
 
 
-def clear_endpoint(database: Database, role: str) -> None:
-    settings = SettingsStore(database)
+def clear_endpoint(session: Session, role: str) -> None:
+    settings = SettingsStore(session.database)
+    stored = settings.get(f"endpoint.{role}") or {}
+    if stored.get("keychain_user"):
+        keychain.forget_key(stored["keychain_user"])
     settings.delete(f"endpoint.{role}")
     settings.set_secret(f"endpoint.{role}.key", "")
 
@@ -31,4 +59,8 @@ def load_endpoint(database: Database, role: str) -> Endpoint | None:
     stored = settings.get(f"endpoint.{role}")
     if not stored:
         return None
-    return Endpoint(stored["url"], stored["model"], settings.secret(f"endpoint.{role}.key"))
+    if stored.get("keychain_user"):
+        api_key = keychain.load_secret(stored["keychain_user"]) or ""
+    else:
+        api_key = settings.secret(f"endpoint.{role}.key")
+    return Endpoint(stored["url"], stored["model"], api_key)

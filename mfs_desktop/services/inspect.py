@@ -7,7 +7,10 @@ import hashlib
 from mfs_desktop.compaction.coverage import check_coverage
 from mfs_desktop.context.send_view import DATA_OPEN
 from mfs_desktop.runtime.estimate import estimate_text_tokens
+from mfs_desktop.errors import NotFound
 from mfs_desktop.services.chat import ChatService
+from mfs_desktop.services.session import Session
+from mfs_desktop.store.segments import SegmentStore
 
 
 def render_payload(service: ChatService, messages) -> str:
@@ -59,3 +62,28 @@ def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
         "cleared_tool_results": report.cleared_tool_results,
         "payload_sha256": hashlib.sha256(payload.encode("utf-8")).hexdigest(),
     }
+
+
+def segment_detail(session: Session, conversation_id: str, uid_start: int) -> dict:
+    """One active segment with what it holds and the original messages it covers."""
+    block = SegmentStore(session.database).active_block(conversation_id)
+    segment = next((s for s in block if s.uid_start == uid_start), None)
+    if segment is None:
+        raise NotFound(f"No active segment starts at uid {uid_start} (the block changed; refresh).")
+    originals = session.transcript.messages(conversation_id, uid_from=segment.uid_start, uid_to=segment.uid_end)
+    return {
+        "uid_start": segment.uid_start, "uid_end": segment.uid_end, "turn_start": segment.turn_start,
+        "turn_end": segment.turn_end, "depth": segment.depth, "degraded": segment.degraded,
+        "items": [{"text": item.text, "source_turns": list(item.source_turns)} for item in segment.items],
+        "facts": list(segment.facts), "dropped_facts": segment.dropped_facts,
+        "originals": [{"uid": m.uid, "turn": m.turn_ordinal, "role": m.role, "text": m.text} for m in originals],
+    }
+
+
+def payload_series(session: Session, conversation_id: str) -> list[tuple[int, int, int, float]]:
+    """(turn, prompt tokens, tokens evaluated, time) of every answered generation, oldest first."""
+    rows = session.database.connection().execute(
+        "SELECT m.turn_ordinal, g.prompt_tokens, g.prompt_tokens_evaluated, g.created_at FROM generations g "
+        "JOIN messages m ON m.conversation_id = g.conversation_id AND m.uid = g.user_uid "
+        "WHERE g.conversation_id = ? AND g.prompt_tokens IS NOT NULL ORDER BY g.created_at", (conversation_id,))
+    return [(turn, prompt, evaluated or 0, when) for turn, prompt, evaluated, when in rows]

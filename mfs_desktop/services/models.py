@@ -48,3 +48,16 @@ def build_model(choice: ModelChoice, database: Database | None = None) -> ChatMo
         switch = EndpointSwitch(primary, load_endpoint(database, "fallback"), on_event=_log_switch)
         return OpenAICompatibleModel(switch)
     raise InvalidInput(f"Unknown provider {choice.provider!r}; use one of {', '.join(PROVIDERS)}.")
+
+
+def compactor_factory(choice: ModelChoice):
+    """The embedded model compacts on a second context of its own over the same mapped file
+    (a llama.cpp context is not thread-safe); other providers use the deterministic compactor."""
+    if choice.provider != "embedded":
+        return None
+    from mfs_desktop.compaction.compactor import ModelCompactor
+    from mfs_desktop.runtime.embedded import EmbeddedModel
+    from mfs_desktop.runtime.model_files import default_model_path
+
+    return lambda: ModelCompactor(EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window,
+                                                n_threads=choice.threads))

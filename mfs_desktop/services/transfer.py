@@ -192,3 +192,13 @@ def _verify_messages(conversation: Conversation, messages: Iterable[Message]) ->
         if sha256_text(message.text) != message.text_sha256:
             raise InvalidInput(f"Message {message.uid}'s text does not match its sha256; the export was altered.")
         previous = message.uid
+
+
+def turn_span(database: Database, conversation_id: str, first_turn: int, last_turn: int) -> ExportRange:
+    """The uid range of turns first_turn..last_turn of the current view."""
+    row = database.connection().execute(
+        "SELECT min(uid), max(uid) FROM messages WHERE conversation_id = ? AND turn_ordinal BETWEEN ? AND ?",
+        (conversation_id, first_turn, last_turn)).fetchone()
+    if row is None or row[0] is None:
+        raise InvalidInput(f"There are no turns {first_turn}–{last_turn} in this conversation.")
+    return ExportRange(row[0], row[1])

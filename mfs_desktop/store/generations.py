@@ -164,3 +164,19 @@ def _hide_generation(connection: Connection, conversation_id: str, generation_id
         "SELECT conversation_id, uid, generation_id FROM messages WHERE conversation_id = ? AND generation_id = ?",
         (conversation_id, generation_id),
     )
+
+
+def answer_alternatives(database: Database, conversation_id: str) -> list[tuple[str, str, bool]]:
+    """The stored answers to the newest user turn: (generation id, answer text, shown now)."""
+    connection = database.connection()
+    newest = connection.execute(
+        "SELECT max(user_uid) FROM generations WHERE conversation_id = ?", (conversation_id,)).fetchone()[0]
+    if newest is None:
+        return []
+    rows = connection.execute(
+        "SELECT g.id, group_concat(m.text, char(10)), "
+        "NOT EXISTS (SELECT 1 FROM hidden_alternatives h WHERE h.generation_id = g.id) "
+        "FROM generations g JOIN messages m ON m.generation_id = g.id AND m.role = 'assistant' "
+        "WHERE g.conversation_id = ? AND g.user_uid = ? GROUP BY g.id ORDER BY g.created_at",
+        (conversation_id, newest))
+    return [(generation_id, text or "", bool(shown)) for generation_id, text, shown in rows]

@@ -71,6 +71,17 @@ class SegmentStore:
             (conversation_id,)).fetchone()
         return BlockExpectation(row[0], row[1], row[2]), row[3], row[4]
 
+    def seed_slot(self, conversation_id: str, slot_text: str) -> bool:
+        """Fill the knowledge slot of a conversation that has sent nothing yet: no cached prefix
+        exists to break, so the profile applies from the first request instead of waiting for
+        the first compaction. Later the slot changes only with a compaction (DESIGN §5)."""
+        with self._db.transaction() as connection:
+            changed = connection.execute(
+                "UPDATE conversations SET slot_snapshot = ? WHERE id = ? AND block_version = 0 "
+                "AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?)",
+                (slot_text, conversation_id, conversation_id)).rowcount
+        return changed == 1
+
     def commit(
         self, conversation_id: str, draft: SegmentDraft, expected: BlockExpectation, *, tokens: int, slot_text: str,
         compactor: str, input_tokens: int, output_tokens: int, duration_ms: float,

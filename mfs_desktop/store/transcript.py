@@ -130,6 +130,23 @@ class TranscriptStore:
             (conversation_id,))
         return [tuple(row) for row in rows]
 
+    def set_knowledge(self, conversation_id: str, key: str, value: str, *, now: float | None = None) -> None:
+        """The user's own edit of a recorded value; like the assistant's, it reaches the
+        knowledge slot with the next compaction, never mid-prefix."""
+        if not key.strip() or not value.strip():
+            raise InvalidInput("A recorded value needs a name and a value.")
+        with self._db.transaction() as connection:
+            _require_live(connection, conversation_id)
+            connection.execute(
+                "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, source_uid, updated_at) "
+                "VALUES (?, ?, ?, NULL, ?)", (conversation_id, key.strip(), value.strip(),
+                                               time.time() if now is None else now))
+
+    def delete_knowledge(self, conversation_id: str, key: str) -> None:
+        with self._db.transaction() as connection:
+            _require_live(connection, conversation_id)
+            connection.execute("DELETE FROM knowledge WHERE conversation_id = ? AND key = ?", (conversation_id, key))
+
     def retractions(self, conversation_id: str) -> list[Retraction]:
         rows = self._db.connection().execute(
             "SELECT conversation_id, uid, epoch, reason, retracted_at FROM retractions WHERE conversation_id = ? "

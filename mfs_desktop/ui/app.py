@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
@@ -14,8 +15,16 @@ from mfs_desktop.ui.main_window import MainWindow
 from mfs_desktop.ui.unlock_dialog import UnlockDialog
 
 
-def unlock_interactively(data_dir: DataDir) -> Session | None:
-    """Open the session, asking for the passphrase as often as needed; None if the user cancels."""
+def ask_with_dialog(data_dir: DataDir, creating: bool, error: str) -> str | None:
+    dialog = UnlockDialog(creating=creating, error=error, location=str(data_dir.root))
+    return dialog.passphrase.text() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def unlock_interactively(
+    data_dir: DataDir, ask: Callable[[DataDir, bool, str], str | None] = ask_with_dialog,
+) -> Session | None:
+    """Open the session, asking for the passphrase as often as needed; None if the user cancels.
+    A wrong passphrase writes nothing: the next try starts from the same files."""
     typed: str | None = os.environ.get("MFS_PASSPHRASE")
     error = ""
     while True:
@@ -24,10 +33,9 @@ def unlock_interactively(data_dir: DataDir) -> Session | None:
         except (PassphraseRequired, WrongPassphrase) as fault:
             if typed is not None:
                 error = fault.message
-            dialog = UnlockDialog(creating=not data_dir.vault.exists(), error=error)
-            if dialog.exec() != QDialog.DialogCode.Accepted:
+            typed = ask(data_dir, not data_dir.vault.exists(), error)
+            if typed is None:
                 return None
-            typed = dialog.passphrase.text()
 
 
 def run_app(data_dir: DataDir) -> int:

@@ -1,5 +1,6 @@
 """The generation worker: one QThread owns the chat model (a llama.cpp context is not
-thread-safe) and runs the chat service; its progress comes back as signals."""
+thread-safe) and runs the chat service; its progress comes back as signals. The service's
+background pre-compactor reports through the same object."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import threading
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from mfs_desktop.services.chat import ChatService
-from mfs_desktop.services.models import ModelChoice, build_model
+from mfs_desktop.services.composer import Outgoing
+from mfs_desktop.services.inspect import inspect_conversation
+from mfs_desktop.services.models import ModelChoice, build_model, compactor_factory
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.segments import CommitOutcome
 
 
 class ChatWorker(QObject):
@@ -17,6 +21,9 @@ class ChatWorker(QObject):
     piece = Signal(str)
     finished = Signal(object)  # TurnResult
     failed = Signal(object)  # the exception
+    inspected = Signal(str, object)  # conversation id, `inspect --json`'s dict
+    organizing = Signal(str)  # a pre-compaction started for this conversation
+    organized = Signal(str, str)  # conversation id, outcome state ("active" / "rejected")
 
     def __init__(self, session: Session, choice: ModelChoice) -> None:
         super().__init__()
@@ -32,8 +39,17 @@ class ChatWorker(QObject):
         except BaseException as exc:  # shown to the user; the window stays usable for reading
             self.failed.emit(exc)
             return
-        self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window)
+        self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window,
+                                    compactor_factory=compactor_factory(self._choice))
+        self._service.precompactor.listeners.append(self._compaction_progress)
         self.ready.emit(model.name)
+
+    def _compaction_progress(self, conversation_id: str, outcome: CommitOutcome | None) -> None:
+        """On the compactor thread: signals cross to the window's thread queued."""
+        if outcome is None:
+            self.organizing.emit(conversation_id)
+        else:
+            self.organized.emit(conversation_id, outcome.state)
 
     def close(self) -> None:
         """After the thread has stopped: let the background compactor finish or cancel."""
@@ -45,15 +61,45 @@ class ChatWorker(QObject):
         """Called from the main thread: a threading.Event is safe to set from anywhere."""
         self._cancel.set()
 
-    @Slot(str, str)
-    def send(self, conversation_id: str, text: str) -> None:
-        self._run(lambda service: service.send(conversation_id, text, on_text=self.piece.emit, cancel=self._cancel))
+    @Slot(str, object)
+    def send(self, conversation_id: str, outgoing: Outgoing) -> None:
+        self._run(conversation_id, lambda service: service.send(
+            conversation_id, outgoing.text, on_text=self.piece.emit, cancel=self._cancel, origin=outgoing.origin,
+            quoted_uid=outgoing.quoted_uid, attachment_sha256=outgoing.attachment_sha256))
 
     @Slot(str)
     def regenerate(self, conversation_id: str) -> None:
-        self._run(lambda service: service.regenerate(conversation_id, on_text=self.piece.emit, cancel=self._cancel))
+        self._run(conversation_id, lambda service: service.regenerate(
+            conversation_id, on_text=self.piece.emit, cancel=self._cancel))
 
-    def _run(self, work) -> None:
+    @Slot(str, int, str)
+    def edit_and_resend(self, conversation_id: str, uid: int, text: str) -> None:
+        self._run(conversation_id, lambda service: service.edit_and_resend(
+            conversation_id, uid, text, on_text=self.piece.emit, cancel=self._cancel))
+
+    @Slot(str)
+    def open_conversation(self, conversation_id: str) -> None:
+        """Preheat: the stored anchor, the pressure pre-check, then what the layers tab shows."""
+        if self._service is None:
+            return
+        try:
+            self._service.open_conversation(conversation_id)
+        except BaseException as exc:
+            self.failed.emit(exc)
+            return
+        self.inspect(conversation_id)
+
+    @Slot(str)
+    def inspect(self, conversation_id: str) -> None:
+        if self._service is None:
+            return
+        try:
+            report = inspect_conversation(self._service, conversation_id)
+        except BaseException as exc:  # an empty conversation has nothing to inspect yet
+            report = {"conversation_id": conversation_id, "error": str(getattr(exc, "message", exc))}
+        self.inspected.emit(conversation_id, report)
+
+    def _run(self, conversation_id: str, work) -> None:
         self._cancel.clear()
         if self._service is None:
             self.failed.emit(RuntimeError("the model is not loaded"))
@@ -64,6 +110,7 @@ class ChatWorker(QObject):
             self.failed.emit(exc)
             return
         self.finished.emit(result)
+        self.inspect(conversation_id)
 
 
 # A QThread destroyed while running aborts the process; the registry keeps each one alive

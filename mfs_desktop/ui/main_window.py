@@ -1,4 +1,6 @@
-"""The main window: conversations, the transcript of the selected one, a composer."""
+"""The main window: conversations, the chat with its composer channels, and the tabs that
+show the context engine (layers, tool trajectory, ledger). Model work, compaction and writes
+run in the worker thread or the operation pool; this thread renders and dispatches."""
 
 from __future__ import annotations
 
@@ -6,152 +8,304 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
-    QPlainTextEdit,
+    QProgressBar,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from mfs_desktop.errors import EnvironmentFault
+from mfs_desktop.services import composer
 from mfs_desktop.services.chat import TurnResult
+from mfs_desktop.services.composer import Outgoing
+from mfs_desktop.services.inspect import payload_series, segment_detail
 from mfs_desktop.services.models import ModelChoice
+from mfs_desktop.services.notices import Notice, notice_for
+from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
+from mfs_desktop.services.preferences import load_preferences, save_preferences
 from mfs_desktop.services.session import Session
-from mfs_desktop.services.transfer import FORMATS, export_text, import_json
+from mfs_desktop.services.transfer import export_text, import_json, turn_span
+from mfs_desktop.store import ledger
+from mfs_desktop.store.generations import GenerationStore, answer_alternatives
 from mfs_desktop.store.models import Message
-from mfs_desktop.store.retention import empty_trash
+from mfs_desktop.store.retention import TRASH_DAYS
+from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.chat_worker import start_worker, stop_worker
+from mfs_desktop.ui.composer import ComposerEdit
+from mfs_desktop.ui.export_dialog import ExportDialog
 from mfs_desktop.ui.operations import run_operation
+from mfs_desktop.ui.panels import ContextLayersTab, LedgerTab, TrajectoryTab
+from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
+from mfs_desktop.ui.status_overlay import StatusOverlay
 
 PAGE = 50
 ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
+MEMORY_MODES = (("automatic", "Automatic (compact old history)"), ("recent_only", "Recent turns only"),
+                ("off", "Off (no compressed history, no knowledge slot)"))
 STYLE = """
 .msg { margin: 6px 0 10px 0; }
-.meta { color: #5b6575; font-size: 11px; }
-.user { background: #eaf2ff; }
-.tool { background: #f1f1f1; font-family: monospace; }
-.partial { color: #8a5a00; }
+.meta { color: #7b8595; font-size: 11px; }
+.user { background: palette(alternate-base); }
+.tool { font-family: monospace; }
+.partial { color: #b07800; }
+.notice { color: #3d6fb0; font-style: italic; }
+.warn { color: #c62828; font-style: italic; }
+a { color: #3d6fb0; text-decoration: none; }
 """
 
 
-def render_messages(messages: list[Message]) -> str:
-    """Escaped HTML for the chat view: stored text is never interpreted as markup."""
+def render_stream(messages: list[Message], notices: list[Notice]) -> str:
+    """Escaped HTML for the chat view, notices placed by time: stored text is never markup,
+    and nothing remote is ever loaded (QTextBrowser without a network access manager)."""
     blocks = [f"<style>{STYLE}</style>"]
-    for message in messages:
+    events = sorted([(m.created_at, 1, m) for m in messages] + [(n.created_at, 0, n) for n in notices],
+                    key=lambda item: (item[0], item[1]))
+    for _, _, item in events:
+        if isinstance(item, Notice):
+            blocks.append(f'<p class="{"warn" if item.severity == "warn" else "notice"}">— {html.escape(item.text)} —</p>')
+            continue
+        message = item
         when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
         meta = f"{ROLE_LABEL[message.role]} · {when} · uid {message.uid}"
         if message.tool_name:
             meta += f" · {html.escape(message.tool_name)}"
-        if message.origin == "edited":
-            meta += " · edited"
+        if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
+            meta += f" · {message.origin.replace('_', ' ')}"
+        links = f' · <a href="copy:{message.uid}">copy</a>'
+        if message.role == "assistant":
+            links += f' · <a href="quote:{message.uid}">quote</a>'
+        if message.role == "user":
+            links += f' · <a href="edit:{message.uid}">edit</a>'
         note = ' <span class="partial">(stopped: partial answer)</span>' if message.status == "partial" else ""
         body = html.escape(message.text).replace("\n", "<br>")
-        blocks.append(
-            f'<table width="100%" cellpadding="8" class="msg {message.role}"><tr><td>'
-            f'<div class="meta">{meta}{note}</div><div>{body}</div></td></tr></table>'
-        )
+        blocks.append(f'<table width="100%" cellpadding="8" class="msg {message.role}"><tr><td>'
+                      f'<div class="meta">{meta}{note}{links}</div><div>{body}</div></td></tr></table>')
     return "".join(blocks)
 
 
 class MainWindow(QMainWindow):
-    send_requested = Signal(str, str)
+    send_requested = Signal(str, object)
     regenerate_requested = Signal(str)
+    edit_requested = Signal(str, int, str)
+    inspect_requested = Signal(str)
+    open_requested = Signal(str)
 
-    def __init__(self, session: Session, model_choice: ModelChoice = ModelChoice()) -> None:
+    def __init__(self, session: Session, model_choice: ModelChoice | None = None) -> None:
+        """`model_choice` overrides the saved preferences' model (the CLI and tests use it)."""
         super().__init__()
         self.session = session
-        self.model_choice = model_choice
+        self.preferences = load_preferences(session.database)
+        self.model_choice = model_choice or self.preferences.model_choice()
         self.current_id: str | None = None
         self.generating = False
         self.model_ready = False
+        self.organizing = False
         self._live_answer = ""
+        self._live_in_view = False
+        self._next_model: ModelChoice | None = None
+        self._page_limit = PAGE
+        self.pending: Outgoing | None = None  # a quote or a document waiting for the send
+        self.last_report: dict = {}
         self.setWindowTitle("MFS Desktop")
-        self.resize(1100, 720)
+        self.resize(1400, 820)
+        self._build_list()
+        self._build_chat(self.preferences.send_key)
+        self._build_tabs()
+        splitter = QSplitter()
+        for widget in (self.left, self.chat, self.tabs):
+            splitter.addWidget(widget)
+        splitter.setSizes([260, 700, 440])
+        splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(splitter)
+        self._build_menu()
+        self.statusBar().showMessage(f"Encrypted database · {self.session.data_dir.root}")
+        self._start_model(self.model_choice)
+        self.refresh_conversations()
 
+    def _start_model(self, choice: ModelChoice) -> None:
+        self.model_choice = choice
+        self._thread, self.worker = start_worker(self.session, choice, self)
+        self.worker.ready.connect(self._model_ready)
+        self.worker.piece.connect(self._on_piece)
+        self.worker.finished.connect(self._on_answer)
+        self.worker.failed.connect(self._failed)
+        self.worker.inspected.connect(self._on_inspected)
+        self.worker.organizing.connect(self._on_organizing)
+        self.worker.organized.connect(self._on_organized)
+        self.send_requested.connect(self.worker.send)
+        self.regenerate_requested.connect(self.worker.regenerate)
+        self.edit_requested.connect(self.worker.edit_and_resend)
+        self.inspect_requested.connect(self.worker.inspect)
+        self.open_requested.connect(self.worker.open_conversation)
+
+    def _maybe_restart_model(self) -> None:
+        """A new model waits for the answer being written; then the old worker stops off the UI
+        thread (its compactor may be mid-segment) and the new one loads."""
+        choice, self._next_model = self._next_model, None
+        if choice is None:
+            return
+        if self.generating:
+            self._next_model = choice
+            return
+        old_thread, old_worker = self._thread, self.worker
+        for signal in (self.send_requested, self.regenerate_requested, self.edit_requested, self.inspect_requested,
+                       self.open_requested):
+            signal.disconnect()
+        old_worker.blockSignals(True)
+        self.model_ready = False
+        self.send_button.setEnabled(False)
+        self.usage_label.setText("Loading the model…")
+        run_operation(lambda: stop_worker(old_thread, old_worker), lambda _: self._start_model(choice), self._failed)
+
+    # building ----------------------------------------------------------------------
+
+    def _build_list(self) -> None:
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter by title (Ctrl+F)")
+        self.filter.textChanged.connect(lambda _: self.refresh_conversations())
         self.conversations = QListWidget()
         self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.conversations.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.conversations.setSpacing(2)
         self.conversations.currentItemChanged.connect(self._on_selected)
+        self.conversations.itemDoubleClicked.connect(lambda _: self.rename_current())
         new_button = QPushButton("New conversation")
         new_button.clicked.connect(self.new_conversation)
+        rename_button = QPushButton("Rename")
+        rename_button.clicked.connect(self.rename_current)
         self.trash_button = QPushButton("Move to trash")
-        self.trash_button.clicked.connect(self.trash_current)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.addWidget(new_button)
-        left_layout.addWidget(self.conversations, 1)
-        left_layout.addWidget(self.trash_button)
+        self.trash_button.clicked.connect(self._ask_trash)
+        row = QHBoxLayout()
+        row.addWidget(rename_button)
+        row.addWidget(self.trash_button)
+        self.left = QWidget()
+        layout = QVBoxLayout(self.left)
+        layout.addWidget(new_button)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.conversations, 1)
+        layout.addLayout(row)
 
+    def _build_chat(self, send_key: str) -> None:
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: 600")
         self.view = QTextBrowser()
         self.view.setOpenLinks(False)
-        self.composer = QPlainTextEdit()
-        self.composer.setPlaceholderText("Write a message…")
+        self.view.setOpenExternalLinks(False)
+        self.view.anchorClicked.connect(self._on_link)
+        self.view.verticalScrollBar().valueChanged.connect(self._maybe_load_older)
+        self.overlay = StatusOverlay(self.view)
+        self.meter = QProgressBar()
+        self.meter.setTextVisible(True)
+        self.meter.setFormat("Context: –")
+        self.pending_label = QLabel()
+        self.pending_label.setWordWrap(True)
+        self.pending_label.hide()
+        self.pending_clear = QPushButton("×")
+        self.pending_clear.setFixedWidth(28)
+        self.pending_clear.clicked.connect(self.clear_pending)
+        self.pending_clear.hide()
+        pending_row = QHBoxLayout()
+        pending_row.addWidget(self.pending_label, 1)
+        pending_row.addWidget(self.pending_clear)
+        self.composer = ComposerEdit(send_key)
         self.composer.setMaximumHeight(110)
+        self.composer.submit.connect(self.send_or_stop)
+        self.composer.file_dropped.connect(self.attach_file)
+        self.composer.long_paste.connect(self._on_long_paste)
+        quote_button = QPushButton("Quote…")
+        quote_button.setToolTip("Quote one of the assistant's messages, with your note")
+        quote_button.clicked.connect(self.pick_quote)
+        attach_button = QPushButton("Attach…")
+        attach_button.setToolTip("Attach a text document (kept encrypted as a snapshot)")
+        attach_button.clicked.connect(self.pick_document)
         self.send_button = QPushButton("Send")
         self.send_button.clicked.connect(self.send_or_stop)
         self.send_button.setEnabled(False)
-        self.usage_label = QLabel("Loading the model…")
-        self.usage_label.setStyleSheet("color: #5b6575")
+        channels = QVBoxLayout()
+        channels.addWidget(quote_button)
+        channels.addWidget(attach_button)
         composer_row = QHBoxLayout()
+        composer_row.addLayout(channels)
         composer_row.addWidget(self.composer, 1)
         composer_row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.heading)
-        right_layout.addWidget(self.view, 1)
-        right_layout.addLayout(composer_row)
-        right_layout.addWidget(self.usage_label)
+        self.usage_label = QLabel("Loading the model…")
+        self.usage_label.setStyleSheet("color: #7b8595")
+        self.usage_label.setWordWrap(True)
+        self.chat = QWidget()
+        layout = QVBoxLayout(self.chat)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.meter)
+        layout.addLayout(pending_row)
+        layout.addLayout(composer_row)
+        layout.addWidget(self.usage_label)
 
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setSizes([300, 800])
-        self.setCentralWidget(splitter)
-        self._build_menu()
-        self.statusBar().showMessage(f"Encrypted database · {self.session.data_dir.root}")
-        self.refresh_conversations()
-        self._thread, self.worker = start_worker(session, model_choice, self)
-        self.worker.ready.connect(self._model_ready)
-        self.worker.piece.connect(self._on_piece)
-        self.worker.finished.connect(self._on_answer)
-        self.worker.failed.connect(self._failed)
-        self.send_requested.connect(self.worker.send)
-        self.regenerate_requested.connect(self.worker.regenerate)
+    def _build_tabs(self) -> None:
+        self.layers = ContextLayersTab()
+        self.layers.segment_clicked.connect(self.show_segment)
+        self.trajectory_tab = TrajectoryTab()
+        self.ledger_tab = LedgerTab()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.layers, "Context layers")
+        self.tabs.addTab(self.trajectory_tab, "Tool trajectory")
+        self.tabs.addTab(self.ledger_tab, "Ledger")
 
     def _build_menu(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction("New conversation", self.new_conversation)
+        file_menu.addAction("New conversation", QKeySequence.StandardKey.New, self.new_conversation)
         file_menu.addAction("Export conversation…", self.export_current)
         file_menu.addAction("Import JSON export…", self.import_export)
         file_menu.addSeparator()
-        file_menu.addAction("Empty trash", self.empty_trash)
+        file_menu.addAction("Settings…", QKeySequence("Ctrl+,"), self.open_settings)
+        file_menu.addAction("Trash…", lambda: self.open_settings(page="Trash"))
         file_menu.addSeparator()
-        file_menu.addAction("Quit", self.close)
+        file_menu.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
         chat_menu = self.menuBar().addMenu("&Conversation")
         chat_menu.addAction("Regenerate last answer", self.regenerate)
-        chat_menu.addAction("Stop answering", self.worker_stop)
+        chat_menu.addAction("Other answers to the last turn…", self.pick_alternative)
+        chat_menu.addAction("Stop answering", QKeySequence(Qt.Key.Key_Escape), self.worker_stop)
+        memory = chat_menu.addMenu("Memory")
+        self.memory_actions = QActionGroup(self)
+        for mode, label in MEMORY_MODES:
+            action = QAction(label, self, checkable=True)
+            action.setData(mode)
+            action.triggered.connect(lambda _=False, m=mode: self.set_memory_mode(m))
+            self.memory_actions.addAction(action)
+            memory.addAction(action)
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.filter.setFocus)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's naming)
+        super().resizeEvent(event)
+        if self.overlay.isVisible():
+            self.overlay.move(self.view.width() - self.overlay.width() - 16, 12)
 
     # conversations -----------------------------------------------------------------
 
     def refresh_conversations(self, select: str | None = None) -> None:
         wanted = select or self.current_id
+        needle = self.filter.text().strip().lower()
         self.conversations.blockSignals(True)
         self.conversations.clear()
         for summary in self.session.transcript.list_conversations():
-            item = QListWidgetItem(f"{summary.title or 'New conversation'}\n{summary.turns} turns")
+            title = summary.title or "New conversation"
+            if needle and needle not in title.lower():
+                continue
+            item = QListWidgetItem(f"{title}\n{summary.turns} turns")
             item.setData(Qt.ItemDataRole.UserRole, summary.id)
             self.conversations.addItem(item)
             if summary.id == wanted:
@@ -159,49 +313,215 @@ class MainWindow(QMainWindow):
         self.conversations.blockSignals(False)
         if self.conversations.currentItem() is None and self.conversations.count():
             self.conversations.setCurrentRow(0)
-        self._on_selected(self.conversations.currentItem())
+        previous = self.current_id
+        self._on_selected(self.conversations.currentItem(), reopen=previous != self._selected_id())
 
-    def _on_selected(self, item: QListWidgetItem | None) -> None:
+    def _selected_id(self) -> str | None:
+        item = self.conversations.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def _on_selected(self, item: QListWidgetItem | None, _previous=None, *, reopen: bool = True) -> None:
         self.current_id = item.data(Qt.ItemDataRole.UserRole) if item else None
         self.trash_button.setEnabled(self.current_id is not None)
+        if reopen:
+            self._page_limit = PAGE
+            self.clear_pending()
         self.show_transcript()
+        if self.current_id is not None and reopen:
+            self._sync_memory_menu()
+            self.refresh_side_tabs()
+            if self.model_ready:
+                self.open_requested.emit(self.current_id)
 
-    def show_transcript(self) -> None:
+    def show_transcript(self, *, keep_position: bool = False) -> None:
         if self.current_id is None:
             self.heading.setText("No conversation yet")
             self.view.setHtml("<p>Start a new conversation.</p>")
             return
         conversation = self.session.transcript.conversation(self.current_id)
         self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
-        html_text = render_messages(self.session.transcript.newest_page(self.current_id, limit=PAGE))
+        messages = self.session.transcript.newest_page(self.current_id, limit=self._page_limit)
+        since = messages[0].created_at if messages else 0.0
+        notices = [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
+                   if n is not None and n.created_at >= since]
+        html_text = render_stream(messages, notices)
+        self._live_in_view = self.generating and bool(self._live_answer)
         if self.generating:
+            # The answer being written is the document's last paragraph, so each new piece is
+            # appended where it stands instead of laying the whole page out again.
             live = html.escape(self._live_answer).replace("\n", "<br>") or "…"
-            html_text += (f'<table width="100%" cellpadding="8" class="msg assistant"><tr><td>'
-                          f'<div class="meta">Assistant · answering</div><div>{live}</div></td></tr></table>')
-        self.view.setHtml(html_text)
-        # The document is laid out on the next event-loop pass; scroll to the newest after it.
-        QTimer.singleShot(0, self._scroll_to_newest)
-
-    def _scroll_to_newest(self) -> None:
+            html_text += f'<div class="meta">Assistant · answering</div><p>{live}</p>'
         scrollbar = self.view.verticalScrollBar()
-        scrollbar.setValue(scrollbar.maximum())
+        from_bottom = scrollbar.maximum() - scrollbar.value()
+        self.view.setHtml(html_text)
+        # The document is laid out on the next event-loop pass; scroll after it.
+        # The view is the timer's context: a window closed meanwhile cancels it.
+        QTimer.singleShot(0, self.view, lambda: scrollbar.setValue(scrollbar.maximum() - from_bottom if keep_position
+                                                                   else scrollbar.maximum()))
+
+    def _maybe_load_older(self, value: int) -> None:
+        """Pages load lazily: reaching the top brings the previous page."""
+        if value != 0 or self.current_id is None or self.generating:
+            return
+        shown = len(self.session.transcript.newest_page(self.current_id, limit=self._page_limit))
+        if shown < self._page_limit:
+            return
+        self._page_limit += PAGE
+        self.show_transcript(keep_position=True)
 
     def new_conversation(self) -> None:
         conversation = self.session.transcript.create_conversation()
+        self.filter.clear()
         self.refresh_conversations(select=conversation.id)
         self.composer.setFocus()
 
-    def trash_current(self) -> None:
+    def rename_current(self) -> None:
         if self.current_id is None:
             return
-        self.session.transcript.trash(self.current_id)
-        self.current_id = None
-        self.refresh_conversations()
-        self.statusBar().showMessage("Moved to the trash; it is kept 7 days (`mfs-desktop restore ID`).", 6000)
+        current = self.session.transcript.conversation(self.current_id).title
+        title, ok = QInputDialog.getText(self, "Rename conversation", "Title:", text=current)
+        if ok and title.strip():
+            conversation_id = self.current_id
+            run_operation(lambda: self.session.transcript.rename(conversation_id, title.strip()),
+                          lambda _: self.refresh_conversations(select=conversation_id), self._failed)
 
-    def empty_trash(self) -> None:
-        purged = empty_trash(self.session.database)
-        self.statusBar().showMessage(f"Purged {purged} conversations for good.", 6000)
+    def _ask_trash(self) -> None:
+        if self.current_id is None:
+            return
+        answer = QMessageBox.question(self, "Move to trash", f"Move this conversation to the trash? It is kept "
+                                      f"{TRASH_DAYS} days and can be restored until then.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.trash_current()
+
+    def trash_current(self) -> None:
+        """After the confirmation (`_ask_trash`)."""
+        if self.current_id is None:
+            return
+        conversation_id = self.current_id
+
+        def moved(_: None) -> None:
+            if self.current_id == conversation_id:
+                self.current_id = None
+            self.refresh_conversations()
+            self.statusBar().showMessage(f"Moved to the trash; it is kept {TRASH_DAYS} days (File → Trash… restores "
+                                         "it).", 6000)
+
+        run_operation(lambda: self.session.transcript.trash(conversation_id), moved, self._failed)
+
+    def set_memory_mode(self, mode: str) -> None:
+        if self.current_id is None:
+            return
+        conversation_id = self.current_id
+        run_operation(lambda: self.session.transcript.set_memory_mode(conversation_id, mode),
+                      lambda _: self.inspect_requested.emit(conversation_id), self._failed)
+
+    def _sync_memory_menu(self) -> None:
+        mode = self.session.transcript.conversation(self.current_id).memory_mode
+        for action in self.memory_actions.actions():
+            action.setChecked(action.data() == mode)
+
+    # composer channels -------------------------------------------------------------
+
+    def _set_pending(self, outgoing: Outgoing, label: str) -> None:
+        self.pending = outgoing
+        self.pending_label.setText(label)
+        self.pending_label.show()
+        self.pending_clear.show()
+
+    def clear_pending(self) -> None:
+        self.pending = None
+        self.pending_label.hide()
+        self.pending_clear.hide()
+
+    def quote_message(self, uid: int) -> None:
+        if self.current_id is None:
+            return
+        try:
+            outgoing = composer.quoting(self.session.transcript, self.current_id, uid)
+        except EnvironmentFault as error:
+            QMessageBox.warning(self, "MFS Desktop", error.message)
+            return
+        first = outgoing.text.splitlines()[0][2:82]
+        self._set_pending(outgoing, f"Quoting the assistant (uid {uid}): “{first}…” — add your note below, or send as is.")
+        self.composer.setFocus()
+
+    def pick_quote(self) -> None:
+        if self.current_id is None:
+            return
+        answers = [m for m in self.session.transcript.newest_page(self.current_id, limit=200) if m.role == "assistant"]
+        if not answers:
+            self.statusBar().showMessage("There is no assistant message to quote yet.", 4000)
+            return
+        labels = [f"uid {m.uid}: {m.text[:90].replace(chr(10), ' ')}" for m in reversed(answers)]
+        chosen, ok = QInputDialog.getItem(self, "Quote a message", "Which answer?", labels, 0, False)
+        if ok:
+            self.quote_message(int(chosen.split(":")[0].removeprefix("uid ")))
+
+    def pick_document(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Attach a text document")
+        if path:
+            self.attach_file(path)
+
+    def attach_file(self, path: str) -> None:
+        def read_and_snapshot() -> Outgoing:
+            with open(path, "rb") as handle:
+                data = handle.read(composer.READ_LIMIT_BYTES + 1)
+            return composer.attach_document(self.session.database, data, Path(path).name)
+
+        run_operation(read_and_snapshot, lambda outgoing: self._set_pending(
+            outgoing, f"Document: {Path(path).name} ({len(outgoing.text):,} characters) — it is sent with your "
+                      "message."), self._failed)
+
+    def _on_long_paste(self, text: str) -> None:
+        if self.ask_paste_as_document(len(text)):
+            run_operation(lambda: composer.paste_as_document(self.session.database, text),
+                          lambda outgoing: self._set_pending(
+                              outgoing, f"Pasted text as a document ({len(text):,} characters)."), self._failed)
+        else:
+            self.composer.insertPlainText(text)
+
+    def ask_paste_as_document(self, characters: int) -> bool:
+        answer = QMessageBox.question(
+            self, "Long paste", f"Paste these {characters:,} characters as a document? A document is kept as a "
+            "snapshot and stays out of the quotes of your own words when history is compacted.")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _outgoing(self, text: str) -> Outgoing:
+        pending = self.pending
+        if pending is None:
+            return composer.own_words(text)
+        if pending.origin == "document":
+            return Outgoing(f"{text.strip()}\n\n{pending.text}" if text.strip() else pending.text, "document",
+                            attachment_sha256=pending.attachment_sha256)
+        return composer.quoting(self.session.transcript, self.current_id, pending.quoted_uid, text)
+
+    # links in the stream ------------------------------------------------------------
+
+    def _on_link(self, url: QUrl) -> None:
+        action, _, uid_text = url.toString().partition(":")
+        if not uid_text.isdigit() or self.current_id is None:
+            return
+        uid = int(uid_text)
+        message = self.session.transcript.messages(self.current_id, uid_from=uid, uid_to=uid)
+        if not message:
+            return
+        if action == "copy":
+            QGuiApplication.clipboard().setText(message[0].text)
+            self.statusBar().showMessage("Copied.", 2000)
+        elif action == "quote":
+            self.quote_message(uid)
+        elif action == "edit":
+            self.edit_message(uid, message[0].text)
+
+    def edit_message(self, uid: int, text: str) -> None:
+        if self.generating or not self.model_ready:
+            return
+        new_text, ok = QInputDialog.getMultiLineText(
+            self, "Edit and send again", "The conversation goes back to this message; the later turns stay stored "
+            "(and exportable) but leave the view.", text)
+        if ok and new_text.strip() and new_text != text:
+            self._begin_generation()
+            self.edit_requested.emit(self.current_id, uid, new_text)
 
     # messages ----------------------------------------------------------------------
 
@@ -209,25 +529,54 @@ class MainWindow(QMainWindow):
         self.model_ready = True
         self.send_button.setEnabled(True)
         self.usage_label.setText(f"Model: {name}")
+        if self.current_id is not None:
+            self.open_requested.emit(self.current_id)
 
     def send_or_stop(self) -> None:
         if self.generating:
             self.worker_stop()
             return
         text = self.composer.toPlainText()
-        if not text.strip() or not self.model_ready:
+        if (not text.strip() and self.pending is None) or not self.model_ready:
             return
         if self.current_id is None:
             self.current_id = self.session.transcript.create_conversation().id
+        try:
+            outgoing = self._outgoing(text)
+        except EnvironmentFault as error:
+            QMessageBox.warning(self, "MFS Desktop", error.message)
+            return
+        self._unsent = (text, self.pending)
         self.composer.clear()
+        self.clear_pending()
         self._begin_generation()
-        self.send_requested.emit(self.current_id, text)
+        self.send_requested.emit(self.current_id, outgoing)
 
     def regenerate(self) -> None:
         if self.current_id is None or self.generating or not self.model_ready:
             return
         self._begin_generation()
         self.regenerate_requested.emit(self.current_id)
+
+    def pick_alternative(self) -> None:
+        if self.current_id is None or self.generating:
+            return
+        answers = answer_alternatives(self.session.database, self.current_id)
+        if len(answers) < 2:
+            self.statusBar().showMessage("The last turn has one answer; Regenerate makes another.", 4000)
+            return
+        labels = [f"{index + 1}{' (shown)' if shown else ''}: {text[:100].replace(chr(10), ' ')}"
+                  for index, (_, text, shown) in enumerate(answers)]
+        current = next(index for index, (_, _, shown) in enumerate(answers) if shown) if any(
+            shown for _, _, shown in answers) else 0
+        chosen, ok = QInputDialog.getItem(self, "Answers to the last turn", "Show which answer?", labels, current, False)
+        if ok:
+            self.select_alternative(answers[labels.index(chosen)][0])
+
+    def select_alternative(self, generation_id: str) -> None:
+        conversation_id = self.current_id
+        run_operation(lambda: GenerationStore(self.session.database).select_answer(conversation_id, generation_id),
+                      lambda _: (self.show_transcript(), self.inspect_requested.emit(conversation_id)), self._failed)
 
     def worker_stop(self) -> None:
         self.worker.stop()
@@ -237,34 +586,53 @@ class MainWindow(QMainWindow):
         self._live_answer = ""
         self.send_button.setText("Stop")
         self.statusBar().showMessage("Answering…")
-        QTimer.singleShot(50, self.show_transcript)  # the stored user message appears at once
+        QTimer.singleShot(50, self, self.show_transcript)  # the stored user message appears at once
 
     def _on_piece(self, piece: str) -> None:
         self._live_answer += piece
-        self.show_transcript()
+        if not self._live_in_view:
+            self.show_transcript()
+            return
+        scrollbar = self.view.verticalScrollBar()
+        at_bottom = scrollbar.value() >= scrollbar.maximum() - 4
+        cursor = QTextCursor(self.view.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(piece)
+        if at_bottom:
+            scrollbar.setValue(scrollbar.maximum())
 
     def _end_generation(self) -> None:
         self.generating = False
         self._live_answer = ""
         self.send_button.setText("Send")
+        QTimer.singleShot(0, self, self._maybe_restart_model)
 
     def _on_answer(self, result: TurnResult) -> None:
         self._end_generation()
+        self._unsent = None
         self.refresh_conversations(select=result.conversation_id)
         usage = result.usage
-        window = self.model_choice.window
         self.usage_label.setText(
-            f"Context {usage.prompt_tokens:,} / {window:,} tokens ({usage.prompt_tokens / window:.0%}) · "
-            f"reused {usage.prompt_tokens_reused:,} from cache · prefill {usage.prefill_ms:.0f} ms · "
-            f"{usage.completion_tokens} tokens in {usage.decode_ms:.0f} ms")
+            f"Last request {usage.prompt_tokens:,} tokens · reused {usage.prompt_tokens_reused:,} from the cache · "
+            f"prefill {usage.prefill_ms:.0f} ms · {usage.completion_tokens} tokens in {usage.decode_ms:.0f} ms")
         if result.messages_left_out:
             self.usage_label.setText(self.usage_label.text() +
                                      f" · {result.messages_left_out} oldest messages not sent (window full)")
         note = "Stopped: the partial answer is kept." if result.status == "partial" else "Answer stored."
         self.statusBar().showMessage(note, 5000)
+        self.refresh_side_tabs()
 
     def _failed(self, error: BaseException) -> None:
-        self._end_generation()
+        if self.generating:
+            self._end_generation()
+            unsent = getattr(self, "_unsent", None)
+            if unsent and not self.composer.toPlainText():  # refused before storing: give the words back
+                self.composer.setPlainText(unsent[0])
+                if unsent[1] is not None:
+                    self.pending = unsent[1]
+                    self.pending_label.show()
+                    self.pending_clear.show()
+            self._unsent = None
         self.send_button.setEnabled(self.model_ready)
         self.show_transcript()
         if isinstance(error, EnvironmentFault):
@@ -272,24 +640,138 @@ class MainWindow(QMainWindow):
         else:
             QMessageBox.critical(self, "MFS Desktop", f"Internal error ({type(error).__name__}); this is a bug.")
 
+    # the context engine, shown -----------------------------------------------------
+
+    def _on_inspected(self, conversation_id: str, report: dict) -> None:
+        if conversation_id != self.current_id:
+            return
+        self.last_report = report
+        self.layers.show_report(report)
+        if "error" in report:
+            self.meter.setRange(0, 1)
+            self.meter.setValue(0)
+            self.meter.setFormat("Context: empty")
+            return
+        window, tokens = report["window_tokens"], report["payload_tokens"]
+        self.meter.setRange(0, window)
+        self.meter.setValue(min(tokens, window))
+        self.meter.setFormat(f"Context {tokens:,} / {window:,} tokens ({tokens / window:.0%}) · next request")
+        colour = "#c62828" if report["pressure"] >= report["hard"] else (
+            "#e08a00" if report["pressure"] >= report["warn"] else "#2e7d32")
+        self.meter.setStyleSheet(f"QProgressBar::chunk {{ background: {colour}; }}")
+
+    def _on_organizing(self, conversation_id: str) -> None:
+        if conversation_id == self.current_id:
+            self.organizing = True
+            self.overlay.organizing()
+
+    def _on_organized(self, conversation_id: str, state: str) -> None:
+        if conversation_id != self.current_id:
+            return
+        self.organizing = False
+        self.overlay.organized(state == "active")
+        if not self.generating:
+            self.show_transcript()
+        self.refresh_side_tabs()
+        self.inspect_requested.emit(conversation_id)
+
+    def refresh_side_tabs(self) -> None:
+        """Trajectory and ledger come straight from the store, read on the pool."""
+        if self.current_id is None:
+            return
+        conversation_id = self.current_id
+        database = self.session.database
+
+        def read() -> tuple:
+            calls = trajectory(database, conversation_id)
+            results = {m.uid: m.text for m in self.session.transcript.messages(conversation_id, include_retracted=True)
+                       if m.role == "tool"}
+            return ([(call, results.get(call.result_uid, "")) for call in calls],
+                    ledger.entries(database, conversation_id), payload_series(self.session, conversation_id))
+
+        def show(data: tuple) -> None:
+            if conversation_id != self.current_id:
+                return
+            calls, entries, series = data
+            self.trajectory_tab.show_entries(calls)
+            profile_warn = self.last_report.get("warn", 0.85)
+            profile_hard = self.last_report.get("hard", 0.95)
+            self.ledger_tab.show_ledger(entries, series, self.model_choice.window, profile_warn, profile_hard)
+
+        run_operation(read, show, self._failed)
+
+    def show_segment(self, uid_start: int) -> None:
+        if self.current_id is None or uid_start is None:
+            return
+        conversation_id = self.current_id
+        run_operation(lambda: segment_detail(self.session, conversation_id, uid_start), self.layers.show_segment,
+                      self._failed)
+
+    # settings ----------------------------------------------------------------------
+
+    def open_settings(self, page: str = "") -> None:
+        dialog = SettingsDialog(self, self.session, self.preferences, self.current_id)
+        for index in range(dialog.tabs.count()):
+            if dialog.tabs.tabText(index) == page:
+                dialog.tabs.setCurrentIndex(index)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            self.apply_settings(dialog.choice())
+
+    def apply_settings(self, choice: SettingsChoice) -> None:
+        """Saved on the pool; a changed model or window reloads the worker once nothing is running."""
+        conversation_id = self.current_id
+
+        def save():
+            saved = save_preferences(self.session.database, choice.preferences)
+            for edit in choice.endpoints:
+                if edit.url:
+                    stored = load_endpoint(self.session.database, edit.role)
+                    key = edit.api_key if edit.api_key is not None else (stored.api_key if stored else "")
+                    save_endpoint(self.session, edit.role, edit.url, edit.model, key)
+                elif load_endpoint(self.session.database, edit.role) is not None:
+                    clear_endpoint(self.session, edit.role)
+            if conversation_id is not None and choice.memory_mode is not None:
+                self.session.transcript.set_memory_mode(conversation_id, choice.memory_mode)
+            return saved
+
+        def saved(preferences) -> None:
+            changed_model = preferences.model_choice() != self.preferences.model_choice()
+            self.preferences = preferences
+            self.composer.set_send_key(preferences.send_key)
+            self.statusBar().showMessage("Settings saved.", 4000)
+            if changed_model:
+                self._next_model = preferences.model_choice()
+                self._maybe_restart_model()
+            elif conversation_id is not None:
+                self._sync_memory_menu()
+                self.inspect_requested.emit(conversation_id)
+
+        run_operation(save, saved, self._failed)
+
     # export / import ---------------------------------------------------------------
 
     def export_current(self) -> None:
         if self.current_id is None:
             return
-        filters = {"md": "Markdown (*.md)", "json": "JSON (*.json)", "html": "HTML page (*.html)"}
-        path, chosen = QFileDialog.getSaveFileName(
-            self, "Export (plaintext: the file will not be encrypted)", "conversation.md",
-            ";;".join(filters[f] for f in FORMATS))
-        if not path:
+        conversation = self.session.transcript.conversation(self.current_id)
+        turns = max((m.turn_ordinal for m in self.session.transcript.newest_page(self.current_id, limit=1)), default=1)
+        dialog = ExportDialog(self, conversation.title or "conversation", turns)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
-        fmt = next(f for f in FORMATS if filters[f] == chosen)
+        self.export_to(*dialog.choice())
+
+    def export_to(self, fmt: str, path: str, span: tuple[int, int] | None) -> None:
         conversation_id = self.current_id
-        run_operation(
-            lambda: Path(path).write_text(export_text(self.session.database, conversation_id, fmt), encoding="utf-8"),
-            lambda _: self.statusBar().showMessage(f"Exported to {path} (plaintext).", 6000),
-            self._failed,
-        )
+        database = self.session.database
+
+        def write() -> str:
+            uids = turn_span(database, conversation_id, *span) if span else None
+            text = export_text(database, conversation_id, fmt, uids) if uids else export_text(database, conversation_id, fmt)
+            Path(path).write_text(text, encoding="utf-8")
+            return path
+
+        run_operation(write, lambda written: self.statusBar().showMessage(
+            f"Exported to {written} (plaintext).", 6000), self._failed)
 
     def import_export(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import a JSON export", "", "JSON (*.json)")

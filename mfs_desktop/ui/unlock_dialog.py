@@ -6,14 +6,15 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBo
 
 
 class UnlockDialog(QDialog):
-    def __init__(self, *, creating: bool, error: str = "", parent: QWidget | None = None) -> None:
+    def __init__(self, *, creating: bool, error: str = "", location: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Create encrypted database" if creating else "Unlock MFS Desktop")
         self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
         explanation = (
-            "No system keychain is available here. Choose a passphrase: it protects the encrypted "
-            "database key. It cannot be recovered if you forget it."
+            "Welcome. Your conversations are kept in an encrypted database"
+            + (f" in {location}" if location else "") + ". No system keychain is available here, so choose a "
+            "passphrase: it protects the database key. It cannot be recovered if you forget it."
             if creating else
             "Your conversations are encrypted. Enter the passphrase to open them."
         )

@@ -51,19 +51,27 @@ def _safe_backend_name() -> str:
 
 
 def store_key(username: str, key: bytes) -> None:
+    store_secret(username, key.hex(), "the database key")
+
+
+def store_secret(username: str, secret: str, what: str) -> None:
     try:
-        keyring.set_password(SERVICE, username, key.hex())
+        keyring.set_password(SERVICE, username, secret)
     except Exception as exc:
-        raise KeychainProblem(f"Could not store the database key in the system keychain ({type(exc).__name__}).") from exc
+        raise KeychainProblem(f"Could not store {what} in the system keychain ({type(exc).__name__}).") from exc
 
 
-def load_key(username: str) -> bytes:
+def load_secret(username: str) -> str | None:
     try:
-        stored = keyring.get_password(SERVICE, username)
+        return keyring.get_password(SERVICE, username)
     except Exception as exc:
         raise KeychainProblem(
             f"The system keychain did not answer ({type(exc).__name__}); unlock it and try again."
         ) from exc
+
+
+def load_key(username: str) -> bytes:
+    stored = load_secret(username)
     if stored is None:
         raise KeychainProblem(
             "The database key is missing from the system keychain; restore the keychain "

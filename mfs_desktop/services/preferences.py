@@ -1,0 +1,68 @@
+"""The app's own preferences, kept in the encrypted settings table: which model the window
+runs, how it sends, and the user's profile text that the knowledge slot carries."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from mfs_desktop.errors import InvalidInput
+from mfs_desktop.runtime.model_files import check_gguf
+from mfs_desktop.services.models import DEFAULT_WINDOW, PROVIDERS, ModelChoice
+from mfs_desktop.store.database import Database
+from mfs_desktop.store.settings import SettingsStore
+
+SEND_KEYS = ("enter", "ctrl+enter")
+WINDOW_RANGE = (512, 131_072)
+# The profile rides in every request's knowledge slot; a page of text is plenty and keeps the
+# slot well inside the window's fixed zones.
+PROFILE_MAX_CHARS = 4_000
+_KEY = "preferences"
+
+
+@dataclass(frozen=True)
+class Preferences:
+    provider: str = "embedded"
+    model_path: str = ""  # empty: the bundled default model
+    window: int = DEFAULT_WINDOW
+    threads: int = 0  # 0: llama.cpp decides
+    send_key: str = "enter"
+    profile_text: str = ""
+
+    def model_choice(self) -> ModelChoice:
+        return ModelChoice(self.provider, Path(self.model_path) if self.model_path else None, self.window,
+                           self.threads or None)
+
+
+def load_preferences(database: Database) -> Preferences:
+    stored = SettingsStore(database).get(_KEY, {})
+    known = {name: stored[name] for name in Preferences.__dataclass_fields__ if name in stored}
+    return replace(Preferences(), **known)
+
+
+def validate(preferences: Preferences) -> Preferences:
+    """The preferences as they will be saved, or a plain InvalidInput naming the bad field."""
+    if preferences.provider not in PROVIDERS:
+        raise InvalidInput(f"Unknown model provider {preferences.provider!r}.")
+    model_path = preferences.model_path.strip()
+    if model_path:
+        check_gguf(Path(model_path).expanduser())
+    low, high = WINDOW_RANGE
+    if not low <= preferences.window <= high:
+        raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")
+    if not 0 <= preferences.threads <= (os.cpu_count() or 1) * 2:
+        raise InvalidInput(f"Threads must be between 0 (automatic) and {(os.cpu_count() or 1) * 2}.")
+    if preferences.send_key not in SEND_KEYS:
+        raise InvalidInput(f"The send key is one of {', '.join(SEND_KEYS)}.")
+    if len(preferences.profile_text) > PROFILE_MAX_CHARS:
+        raise InvalidInput(f"The profile is limited to {PROFILE_MAX_CHARS:,} characters "
+                           f"(it has {len(preferences.profile_text):,}).")
+    return replace(preferences, model_path=str(Path(model_path).expanduser()) if model_path else "",
+                   profile_text=preferences.profile_text.strip())
+
+
+def save_preferences(database: Database, preferences: Preferences) -> Preferences:
+    checked = validate(preferences)
+    SettingsStore(database).set(_KEY, checked.__dict__)
+    return checked

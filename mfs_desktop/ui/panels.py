@@ -1,0 +1,242 @@
+"""The tabs beside the chat: context layers, tool trajectory, ledger. They show what the
+services report; they compute nothing of their own."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mfs_desktop.store.ledger import LedgerEntry
+from mfs_desktop.store.trajectory import TrajectoryEntry
+
+ZONES = (("system_and_tools", "System prompt + tools"), ("data_block", "Data block (slot, segments, your words)"),
+         ("recent_turns", "Recent turns, verbatim"), ("current_input", "Current input"))
+RESULT_PREVIEW_CHARS = 160
+GAP_COLOUR = QColor("#c62828")
+
+
+def depth_label(depth: int) -> str:
+    return f"L{depth}"
+
+
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _readonly_table(headers: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+class ContextLayersTab(QWidget):
+    """The send view as it will be sent next: zones with token bars, segments, coverage."""
+
+    segment_clicked = Signal(int)  # uid_start
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.summary = QLabel("Open a conversation to see its context.")
+        self.summary.setWordWrap(True)
+        self.bars: dict[str, QProgressBar] = {}
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        for key, label in ZONES:
+            bar = QProgressBar()
+            bar.setFormat(f"{label}: %v tokens")
+            bar.setTextVisible(True)
+            self.bars[key] = bar
+            layout.addWidget(bar)
+        self.coverage = QLabel()
+        layout.addWidget(self.coverage)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        self.segments = QTreeWidget()
+        self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", ""])
+        self.segments.setRootIsDecorated(False)
+        self.segments.itemClicked.connect(lambda item: self.segment_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole)))
+        self.detail = QTextBrowser()
+        self.detail.setOpenLinks(False)
+        self.detail.setPlaceholderText("Click a segment to see its items, facts and the original messages it covers.")
+        splitter.addWidget(self.segments)
+        splitter.addWidget(self.detail)
+        layout.addWidget(splitter, 1)
+        self.report: dict = {}
+
+    def show_report(self, report: dict) -> None:
+        self.report = report
+        if "error" in report:
+            self.summary.setText(report["error"])
+            self.segments.clear()
+            return
+        window = report["window_tokens"]
+        self.summary.setText(
+            f"Next request: {report['payload_tokens']:,} of {window:,} tokens ({report['pressure']:.0%}; "
+            f"warn {report['warn']:.0%}, hard {report['hard']:.0%}) · memory {report['memory_mode']} · "
+            f"{report['raw_messages']} recent messages verbatim · count {report['token_count']}"
+            + (f" · {report['messages_left_out']} oldest messages left out" if report["messages_left_out"] else ""))
+        for key, bar in self.bars.items():
+            bar.setRange(0, window)
+            bar.setValue(report["zones"][key])
+        coverage = report["coverage"]
+        if coverage["ok"]:
+            self.coverage.setText(f"Coverage check: ok ({coverage['ms']:.2f} ms)")
+            self.coverage.setStyleSheet("")
+        else:
+            holes = ", ".join(f"uids {a}–{b}" for a, b in coverage["gaps"] + coverage["overlaps"])
+            self.coverage.setText(f"Coverage check failed: {holes}")
+            self.coverage.setStyleSheet(f"color: {GAP_COLOUR.name()}; font-weight: 600")
+        self.segments.clear()
+        for segment in report["segments"]:
+            item = QTreeWidgetItem([
+                depth_label(segment["depth"]), f"{segment['uid_start']}–{segment['uid_end']}",
+                f"{segment['turn_start']}–{segment['turn_end']}", str(segment["tokens"]), str(segment["items"]),
+                str(segment["facts"]), "degraded" if segment["degraded"] else ""])
+            item.setData(0, Qt.ItemDataRole.UserRole, segment["uid_start"])
+            if segment["degraded"]:
+                item.setForeground(6, QColor("#8a5a00"))
+            self.segments.addTopLevelItem(item)
+        for gap in coverage["gaps"]:
+            item = QTreeWidgetItem(["gap", f"{gap[0]}–{gap[1]}", "", "", "", "", "not covered"])
+            for column in range(7):
+                item.setForeground(column, GAP_COLOUR)
+            self.segments.addTopLevelItem(item)
+
+    def show_segment(self, detail: dict) -> None:
+        parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "
+                 f"turns {detail['turn_start']}–{detail['turn_end']}"
+                 f"{' · degraded' if detail['degraded'] else ''}</h3>", "<h4>Items</h4><ul>"]
+        parts += [f"<li>{html.escape(i['text'])} <i>(turns {', '.join(map(str, i['source_turns']))})</i></li>"
+                  for i in detail["items"]]
+        parts.append("</ul><h4>Facts, verbatim</h4><ul>")
+        parts += [f"<li><code>{html.escape(fact)}</code></li>" for fact in detail["facts"]]
+        if detail["dropped_facts"]:
+            parts.append(f"<li><i>{detail['dropped_facts']} more not kept here (recall_history has them)</i></li>")
+        parts.append("</ul><h4>Original messages</h4>")
+        parts += [f"<p><b>uid {m['uid']} · turn {m['turn']} · {m['role']}</b><br>"
+                  f"{html.escape(m['text']).replace(chr(10), '<br>')}</p>" for m in detail["originals"]]
+        self.detail.setHtml("".join(parts))
+
+
+class TrajectoryTab(QWidget):
+    """Every tool call of the conversation from the store, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = _readonly_table(["#", "time", "tool", "arguments", "status", "ms", "result"])
+        self.table.cellDoubleClicked.connect(self._expand)
+        self.result = QTextBrowser()
+        self.result.setPlaceholderText("Double-click a call to read its whole result.")
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Tool calls, oldest first (results truncated; double-click to expand)"))
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.result)
+        layout.addWidget(splitter, 1)
+        self._results: list[str] = []
+
+    def show_entries(self, entries: list[tuple[TrajectoryEntry, str]]) -> None:
+        """(entry, its full result text)"""
+        self.table.setRowCount(len(entries))
+        self._results = [result for _, result in entries]
+        for row, (entry, result) in enumerate(entries):
+            preview = result if len(result) <= RESULT_PREVIEW_CHARS else result[:RESULT_PREVIEW_CHARS] + "…"
+            values = [str(row + 1), _when(entry.created_at), entry.tool_name, entry.arguments, entry.status,
+                      f"{entry.duration_ms or 0:.1f}", preview]
+            for column, value in enumerate(values):
+                self.table.setItem(row, column, QTableWidgetItem(value))
+
+    def _expand(self, row: int, _column: int) -> None:
+        self.result.setPlainText(self._results[row])
+
+
+class PayloadChart(QWidget):
+    """Payload tokens per answered turn, with the window's warn and hard lines."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setMinimumHeight(140)
+        self.series: list[tuple[int, int, int, float]] = []
+        self.window = 1
+        self.lines: tuple[float, float] = (0.85, 0.95)
+
+    def set_series(self, series: list[tuple[int, int, int, float]], window: int, warn: float, hard: float) -> None:
+        self.series, self.window, self.lines = series, max(1, window), (warn, hard)
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's naming)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        area = self.rect().adjusted(36, 8, -8, -18)
+        text = self.palette().windowText().color()
+        painter.setPen(text)
+        painter.drawText(2, area.top() + 10, f"{self.window // 1000}k")
+        painter.drawText(area.left(), self.height() - 4, "payload tokens per turn (blue), tokens evaluated (grey)")
+        for ratio, colour in zip(self.lines, ("#e08a00", "#c62828")):
+            y = area.bottom() - ratio * area.height()
+            painter.setPen(QPen(QColor(colour), 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
+        if len(self.series) < 1:
+            return
+        step = area.width() / max(1, len(self.series) - 1)
+
+        def polyline(values: list[int]) -> QPolygonF:
+            return QPolygonF([QPointF(area.left() + i * step, area.bottom() - min(v, self.window) / self.window
+                                      * area.height()) for i, v in enumerate(values)])
+
+        painter.setPen(QPen(QColor("#9e9e9e"), 1))
+        painter.drawPolyline(polyline([evaluated for _, _, evaluated, _ in self.series]))
+        painter.setPen(QPen(QColor("#1565c0"), 2))
+        painter.drawPolyline(polyline([prompt for _, prompt, _, _ in self.series]))
+
+
+class LedgerTab(QWidget):
+    """Compaction accounting, newest last, with the payload chart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chart = PayloadChart()
+        self.table = _readonly_table(["time", "event", "depth", "tokens in", "tokens out", "cache miss", "ms",
+                                      "outcome", "detail"])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.chart)
+        layout.addWidget(self.table, 1)
+
+    def show_ledger(self, entries: list[LedgerEntry], series: list[tuple[int, int, int, float]], window: int,
+                    warn: float, hard: float) -> None:
+        self.chart.set_series(series, window, warn, hard)
+        self.table.setRowCount(len(entries))
+        for row, entry in enumerate(entries):
+            # The cache miss an event caused: what the first answer after it had to evaluate.
+            changed = entry.outcome in ("committed", "degraded", "cleared", "upgraded", "merge", "evict_prose",
+                                        "thin_facts", "fallback", "recent_only")
+            after = next((evaluated for _, _, evaluated, when in series if when > entry.created_at), None) \
+                if changed else None
+            values = [_when(entry.created_at), entry.event, "" if entry.level is None else depth_label(entry.level),
+                      "" if entry.input_tokens is None else f"{entry.input_tokens:,}",
+                      "" if entry.output_tokens is None else f"{entry.output_tokens:,}",
+                      "" if after is None else f"{after:,}",
+                      "" if entry.duration_ms is None else f"{entry.duration_ms:.0f}", entry.outcome, entry.detail]
+            for column, value in enumerate(values):
+                self.table.setItem(row, column, QTableWidgetItem(value))
+        self.table.scrollToBottom()
