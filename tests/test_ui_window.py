@@ -385,3 +385,28 @@ def test_settings_edit_recorded_values_and_restore_from_trash(qtbot, session: Se
     dialog._restore_selected()
     qtbot.waitUntil(lambda: window.conversations.count() == 1 and window.current_id == kept, timeout=5_000)
     assert dialog.trash.count() == 0
+
+
+def test_signal_emits_keep_reference_counts(qtbot) -> None:
+    """The worker emits a signal per streamed piece; a binding that leaks or loses a reference
+    per emit (PySide6 6.12.0 on Python 3.11 loses one to True) aborts the app mid-answer."""
+    import sys
+    import threading
+
+    from PySide6.QtCore import QObject, Signal
+
+    class Emitter(QObject):
+        piece = Signal(str)
+
+    emitter = Emitter()
+    received: list[str] = []
+    emitter.piece.connect(received.append, Qt.ConnectionType.QueuedConnection)
+    before = sys.getrefcount(True), sys.getrefcount(False)
+    worker = threading.Thread(target=lambda: [emitter.piece.emit("w") for _ in range(5_000)])
+    worker.start()
+    worker.join()
+    for _ in range(5_000):
+        emitter.piece.emit("m")
+    qtbot.waitUntil(lambda: len(received) == 10_000, timeout=10_000)
+    after = sys.getrefcount(True), sys.getrefcount(False)
+    assert abs(after[0] - before[0]) < 100 and abs(after[1] - before[1]) < 100, (before, after)
