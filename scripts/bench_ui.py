@@ -105,7 +105,7 @@ def bench_open(app: QApplication, session: Session, texts: list[str], turns: int
     older = []
     for _ in range(5):
         started = time.perf_counter()
-        window._maybe_load_older(0)
+        window.load_older()
         app.processEvents()
         older.append((time.perf_counter() - started) * 1000)
     window.shutdown()

@@ -410,3 +410,69 @@ def test_signal_emits_keep_reference_counts(qtbot) -> None:
     qtbot.waitUntil(lambda: len(received) == 10_000, timeout=10_000)
     after = sys.getrefcount(True), sys.getrefcount(False)
     assert abs(after[0] - before[0]) < 100 and abs(after[1] - before[1]) < 100, (before, after)
+
+
+def _find_link(view, row_index: int, prefix: str):
+    """A point over the link that starts with `prefix` in one row (scanning its first line)."""
+    from PySide6.QtCore import QPoint, QPointF
+
+    from mfs_desktop.ui.chat_view import ROW_ROLE
+
+    index = view.stream.index(row_index)
+    rect = view.visualRect(index)
+    for y in range(rect.top() + 8, rect.top() + 30, 2):
+        for x in range(rect.left(), rect.right(), 3):
+            if view.rows_delegate.anchor_at(index.data(ROW_ROLE), rect, QPointF(x, y)).startswith(prefix):
+                return QPoint(x, y)
+    raise AssertionError(f"no {prefix} link in row {row_index}")
+
+
+def test_long_conversation_opens_one_page_and_loads_older_pages_above(qtbot, session: Session) -> None:
+    from mfs_desktop.ui.main_window import PAGE
+
+    conversation = session.transcript.create_conversation("long")
+    for turn in range(300):
+        session.transcript.append(conversation.id, [MessageDraft("user", f"question {turn}"),
+                                                    MessageDraft("assistant", f"answer {turn}")])
+    window = _window(qtbot, session)
+    assert window.view.stream.rowCount() == PAGE
+    assert window.view.stream.rows[-1].body == "answer 299" and window.view.at_bottom()
+    window.view.verticalScrollBar().setValue(0)  # the reader scrolls to the top
+    qtbot.waitUntil(lambda: window.view.stream.rowCount() == 2 * PAGE, timeout=5_000)
+    assert window.view.stream.rows[0].body == "question 250"
+    top = window.view.indexAt(window.view.viewport().rect().topLeft())
+    assert window.view.stream.rows[top.row()].body == "question 275"  # the reader's place is kept
+
+
+def test_answers_render_markdown_and_never_load_a_resource(qtbot, session: Session, tmp_path) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QImage, QTextDocument
+
+    image = tmp_path / "tracker.png"
+    QImage(4, 4, QImage.Format.Format_RGB32).save(str(image))
+    conversation = session.transcript.create_conversation()
+    session.transcript.append(conversation.id, [
+        MessageDraft("user", "show **markdown**"),
+        MessageDraft("assistant", f"**bold** and `code`\n\n![x]({QUrl.fromLocalFile(str(image)).toString()})"
+                                  "\n\n![y](https://example.invalid/pixel.png) <img src='https://example.invalid/a.png'>")])
+    window = _window(qtbot, session)
+    row = window.view.stream.rows[-1]
+    document = window.view.rows_delegate.document(row, 600)
+    assert "bold and code" in document.toPlainText()  # rendered, not shown as ** and backticks
+    assert "**" in window.view.stream.rows[0].body  # the user's own text is shown as written
+    window.view.viewport().repaint()
+    for url in (QUrl.fromLocalFile(str(image)), QUrl("https://example.invalid/pixel.png")):
+        assert document.resource(QTextDocument.ResourceType.ImageResource, url) is None
+
+
+def test_copy_and_quote_links_in_the_stream(qtbot, session: Session) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    conversation = session.transcript.create_conversation()
+    session.transcript.append(conversation.id, [MessageDraft("user", "what is 6×7?"),
+                                                MessageDraft("assistant", "It is 42.")])
+    window = _window(qtbot, session)
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 1, "copy:"))
+    assert QGuiApplication.clipboard().text() == "It is 42."
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 1, "quote:"))
+    assert window.pending is not None and window.pending.quoted_uid == 2 and not window.pending_label.isHidden()

@@ -29,6 +29,7 @@ from mfs_desktop.compaction.segments import (
     verify_items,
 )
 from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.services.background import COMPACTOR_NICENESS, lower_current_thread_priority
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import Message
@@ -213,6 +214,7 @@ class PreCompactor:
         self._thread.join(COMPACTOR_TIMEOUT_S)
 
     def _work(self) -> None:
+        lower_current_thread_priority(COMPACTOR_NICENESS)
         compactor: Compactor | None = None
         while True:
             job = self._jobs.get()

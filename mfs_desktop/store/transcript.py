@@ -71,8 +71,11 @@ class TranscriptStore:
 
     def list_conversations(self, *, trashed: bool = False) -> list[ConversationSummary]:
         rows = self._db.connection().execute(
+            # The newest visible turn's ordinal, read through the (conversation, uid) index: a
+            # count would scan every message of every conversation on each refresh of the list.
             f"""SELECT c.id, c.title,
-                       (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.role = 'user' AND {_VISIBLE}),
+                       coalesce((SELECT m.turn_ordinal FROM messages m WHERE m.conversation_id = c.id AND {_VISIBLE}
+                                  ORDER BY m.uid DESC LIMIT 1), 0),
                        c.updated_at, c.trashed_at
                   FROM conversations c
                  WHERE (c.trashed_at IS NOT NULL) = ?

@@ -8,6 +8,7 @@ import threading
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from mfs_desktop.services.background import GENERATION_NICENESS, lower_current_thread_priority
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.composer import Outgoing
 from mfs_desktop.services.inspect import inspect_conversation
@@ -34,6 +35,7 @@ class ChatWorker(QObject):
 
     @Slot()
     def load(self) -> None:
+        lower_current_thread_priority(GENERATION_NICENESS)
         try:
             model = build_model(self._choice, self._session.database)
         except BaseException as exc:  # shown to the user; the window stays usable for reading

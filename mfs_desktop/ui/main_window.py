@@ -4,12 +4,10 @@ run in the worker thread or the operation pool; this thread renders and dispatch
 
 from __future__ import annotations
 
-import html
-from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -24,7 +22,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -42,9 +39,9 @@ from mfs_desktop.services.session import Session
 from mfs_desktop.services.transfer import export_text, import_json, turn_span
 from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
-from mfs_desktop.store.models import Message
 from mfs_desktop.store.retention import TRASH_DAYS
 from mfs_desktop.store.trajectory import trajectory
+from mfs_desktop.ui.chat_view import ChatView, stream_rows
 from mfs_desktop.ui.chat_worker import start_worker, stop_worker
 from mfs_desktop.ui.composer import ComposerEdit
 from mfs_desktop.ui.export_dialog import ExportDialog
@@ -54,50 +51,9 @@ from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
 from mfs_desktop.ui.status_overlay import StatusOverlay
 
 PAGE = 50
-ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
+LIVE_FLUSH_MS = 50  # a streamed answer is redrawn at most 20 times a second
 MEMORY_MODES = (("automatic", "Automatic (compact old history)"), ("recent_only", "Recent turns only"),
                 ("off", "Off (no compressed history, no knowledge slot)"))
-STYLE = """
-.msg { margin: 6px 0 10px 0; }
-.meta { color: #7b8595; font-size: 11px; }
-.user { background: palette(alternate-base); }
-.tool { font-family: monospace; }
-.partial { color: #b07800; }
-.notice { color: #3d6fb0; font-style: italic; }
-.warn { color: #c62828; font-style: italic; }
-a { color: #3d6fb0; text-decoration: none; }
-"""
-
-
-def render_stream(messages: list[Message], notices: list[Notice]) -> str:
-    """Escaped HTML for the chat view, notices placed by time: stored text is never markup,
-    and nothing remote is ever loaded (QTextBrowser without a network access manager)."""
-    blocks = [f"<style>{STYLE}</style>"]
-    events = sorted([(m.created_at, 1, m) for m in messages] + [(n.created_at, 0, n) for n in notices],
-                    key=lambda item: (item[0], item[1]))
-    for _, _, item in events:
-        if isinstance(item, Notice):
-            blocks.append(f'<p class="{"warn" if item.severity == "warn" else "notice"}">— {html.escape(item.text)} —</p>')
-            continue
-        message = item
-        when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
-        meta = f"{ROLE_LABEL[message.role]} · {when} · uid {message.uid}"
-        if message.tool_name:
-            meta += f" · {html.escape(message.tool_name)}"
-        if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
-            meta += f" · {message.origin.replace('_', ' ')}"
-        links = f' · <a href="copy:{message.uid}">copy</a>'
-        if message.role == "assistant":
-            links += f' · <a href="quote:{message.uid}">quote</a>'
-        if message.role == "user":
-            links += f' · <a href="edit:{message.uid}">edit</a>'
-        note = ' <span class="partial">(stopped: partial answer)</span>' if message.status == "partial" else ""
-        body = html.escape(message.text).replace("\n", "<br>")
-        blocks.append(f'<table width="100%" cellpadding="8" class="msg {message.role}"><tr><td>'
-                      f'<div class="meta">{meta}{note}{links}</div><div>{body}</div></td></tr></table>')
-    return "".join(blocks)
-
-
 class MainWindow(QMainWindow):
     send_requested = Signal(str, object)
     regenerate_requested = Signal(str)
@@ -116,9 +72,10 @@ class MainWindow(QMainWindow):
         self.model_ready = False
         self.organizing = False
         self._live_answer = ""
-        self._live_in_view = False
         self._next_model: ModelChoice | None = None
-        self._page_limit = PAGE
+        self._oldest_uid: int | None = None
+        self._oldest_time = 0.0
+        self._shown_epoch = 0
         self.pending: Outgoing | None = None  # a quote or a document waiting for the send
         self.last_report: dict = {}
         self.setWindowTitle("MFS Desktop")
@@ -203,11 +160,13 @@ class MainWindow(QMainWindow):
     def _build_chat(self, send_key: str) -> None:
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: 600")
-        self.view = QTextBrowser()
-        self.view.setOpenLinks(False)
-        self.view.setOpenExternalLinks(False)
+        self.view = ChatView()
         self.view.anchorClicked.connect(self._on_link)
-        self.view.verticalScrollBar().valueChanged.connect(self._maybe_load_older)
+        self.view.reached_top.connect(self.load_older)
+        self._live_flush = QTimer(self)
+        self._live_flush.setSingleShot(True)
+        self._live_flush.setInterval(LIVE_FLUSH_MS)
+        self._live_flush.timeout.connect(lambda: self.generating and self.view.set_live(self._live_answer))
         self.overlay = StatusOverlay(self.view)
         self.meter = QProgressBar()
         self.meter.setTextVisible(True)
@@ -324,50 +283,65 @@ class MainWindow(QMainWindow):
         self.current_id = item.data(Qt.ItemDataRole.UserRole) if item else None
         self.trash_button.setEnabled(self.current_id is not None)
         if reopen:
-            self._page_limit = PAGE
             self.clear_pending()
-        self.show_transcript()
+            self.show_transcript()
+        else:
+            self.refresh_stream()
         if self.current_id is not None and reopen:
             self._sync_memory_menu()
             self.refresh_side_tabs()
             if self.model_ready:
                 self.open_requested.emit(self.current_id)
 
-    def show_transcript(self, *, keep_position: bool = False) -> None:
+    def show_transcript(self) -> None:
+        """The newest page (and the answer being written); older pages come with `load_older`."""
         if self.current_id is None:
-            self.heading.setText("No conversation yet")
-            self.view.setHtml("<p>Start a new conversation.</p>")
+            self.heading.setText("No conversation yet — start one with Ctrl+N or just write below")
+            self.view.show_rows([])
             return
         conversation = self.session.transcript.conversation(self.current_id)
         self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
-        messages = self.session.transcript.newest_page(self.current_id, limit=self._page_limit)
-        since = messages[0].created_at if messages else 0.0
-        notices = [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
-                   if n is not None and n.created_at >= since]
-        html_text = render_stream(messages, notices)
-        self._live_in_view = self.generating and bool(self._live_answer)
+        self._shown_epoch = conversation.epoch
+        messages = self.session.transcript.newest_page(self.current_id, limit=PAGE)
+        self._oldest_uid = messages[0].uid if messages else None
+        self._oldest_time = messages[0].created_at if messages else 0.0
+        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf"))))
         if self.generating:
-            # The answer being written is the document's last paragraph, so each new piece is
-            # appended where it stands instead of laying the whole page out again.
-            live = html.escape(self._live_answer).replace("\n", "<br>") or "…"
-            html_text += f'<div class="meta">Assistant · answering</div><p>{live}</p>'
-        scrollbar = self.view.verticalScrollBar()
-        from_bottom = scrollbar.maximum() - scrollbar.value()
-        self.view.setHtml(html_text)
-        # The document is laid out on the next event-loop pass; scroll after it.
-        # The view is the timer's context: a window closed meanwhile cancels it.
-        QTimer.singleShot(0, self.view, lambda: scrollbar.setValue(scrollbar.maximum() - from_bottom if keep_position
-                                                                   else scrollbar.maximum()))
+            self.view.set_live(self._live_answer)
 
-    def _maybe_load_older(self, value: int) -> None:
-        """Pages load lazily: reaching the top brings the previous page."""
-        if value != 0 or self.current_id is None or self.generating:
+    def refresh_stream(self) -> None:
+        """After an answer or a compaction: only what is new goes below the rows on screen. If
+        the shown rows are no longer the start of the current view (an edit, a regenerated or
+        re-selected answer), the page is read again."""
+        last_uid = self.view.stream.last_uid()
+        if self.current_id is None or last_uid is None:
+            self.show_transcript()
             return
-        shown = len(self.session.transcript.newest_page(self.current_id, limit=self._page_limit))
-        if shown < self._page_limit:
+        conversation = self.session.transcript.conversation(self.current_id)
+        newest_shown = self.session.transcript.newest_page(self.current_id, limit=1, before_uid=last_uid + 1)
+        if conversation.epoch != self._shown_epoch or not newest_shown or newest_shown[0].uid != last_uid:
+            self.show_transcript()
             return
-        self._page_limit += PAGE
-        self.show_transcript(keep_position=True)
+        shown = {row.key for row in self.view.stream.rows}
+        rows = stream_rows(self.session.transcript.messages(self.current_id, uid_from=last_uid + 1),
+                           self._notices(self._oldest_time, float("inf")))
+        self.view.append_rows([row for row in rows if row.key not in shown])
+        self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
+
+    def _notices(self, since: float, before: float) -> list[Notice]:
+        return [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
+                if n is not None and since <= n.created_at < before]
+
+    def load_older(self) -> None:
+        """Lazily, when the reader reaches the top: the previous page goes above, nothing else moves."""
+        if self.current_id is None or self._oldest_uid is None:
+            return
+        page = self.session.transcript.newest_page(self.current_id, limit=PAGE, before_uid=self._oldest_uid)
+        if not page:
+            return
+        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time))
+        self._oldest_uid, self._oldest_time = page[0].uid, page[0].created_at
+        self.view.prepend_rows(rows)
 
     def new_conversation(self) -> None:
         conversation = self.session.transcript.create_conversation()
@@ -586,24 +560,24 @@ class MainWindow(QMainWindow):
         self._live_answer = ""
         self.send_button.setText("Stop")
         self.statusBar().showMessage("Answering…")
-        QTimer.singleShot(50, self, self.show_transcript)  # the stored user message appears at once
+        QTimer.singleShot(50, self, self._show_sent)  # the stored user message appears at once
+
+    def _show_sent(self) -> None:
+        self.refresh_stream()
+        if self.generating:
+            self.view.set_live(self._live_answer)
 
     def _on_piece(self, piece: str) -> None:
+        """Pieces are gathered and shown a few times a second: only the live row is laid out again."""
         self._live_answer += piece
-        if not self._live_in_view:
-            self.show_transcript()
-            return
-        scrollbar = self.view.verticalScrollBar()
-        at_bottom = scrollbar.value() >= scrollbar.maximum() - 4
-        cursor = QTextCursor(self.view.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(piece)
-        if at_bottom:
-            scrollbar.setValue(scrollbar.maximum())
+        if not self._live_flush.isActive():
+            self._live_flush.start()
 
     def _end_generation(self) -> None:
         self.generating = False
         self._live_answer = ""
+        self._live_flush.stop()
+        self.view.set_live(None)
         self.send_button.setText("Send")
         QTimer.singleShot(0, self, self._maybe_restart_model)
 
@@ -670,8 +644,7 @@ class MainWindow(QMainWindow):
             return
         self.organizing = False
         self.overlay.organized(state == "active")
-        if not self.generating:
-            self.show_transcript()
+        self.refresh_stream()
         self.refresh_side_tabs()
         self.inspect_requested.emit(conversation_id)
 

@@ -1,0 +1,306 @@
+"""The chat stream as a Qt model over the store's pages and a list view that paints each row
+from its own small text document: a 10,000-turn conversation opens with one page, older
+pages are inserted above without laying the rest out again, and a streamed answer only
+re-lays its own row. Assistant text is Markdown; no row ever loads a resource, remote or local."""
+
+from __future__ import annotations
+
+import html
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRect,
+    QSize,
+    Qt,
+    QUrl,
+    Signal,
+)
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
+
+from mfs_desktop.services.notices import Notice
+from mfs_desktop.store.models import Message
+
+ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+PADDING = 10
+STYLE = """
+.meta { color: #7b8595; font-size: 11px; }
+.partial { color: #b07800; }
+.notice { color: #3d6fb0; font-style: italic; }
+.warn { color: #c62828; font-style: italic; }
+a { color: #3d6fb0; text-decoration: none; }
+"""
+MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
+                                         | QTextDocument.MarkdownFeature.MarkdownNoHTML.value)
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str  # "m<uid>", "n<time>" or "live": what the layout cache is keyed by
+    kind: str  # "message" | "notice" | "live"
+    role: str  # user / assistant / tool for messages; info / warn for notices
+    meta_html: str
+    meta_plain: str
+    body: str  # plain text; Markdown for the assistant
+    markdown: bool
+    uid: int | None = None
+    created_at: float = 0.0
+
+    @property
+    def plain(self) -> str:
+        return f"{self.meta_plain}\n{self.body}" if self.meta_plain else self.body
+
+
+def message_row(message: Message) -> Row:
+    when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
+    facts = [ROLE_LABEL[message.role], when, f"uid {message.uid}"]
+    if message.tool_name:
+        facts.append(message.tool_name)
+    if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
+        facts.append(message.origin.replace("_", " "))
+    meta = " · ".join(html.escape(fact) for fact in facts)
+    plain = " · ".join(facts)
+    if message.status == "partial":
+        meta += ' <span class="partial">(stopped: partial answer)</span>'
+        plain += " (stopped: partial answer)"
+    links = ["copy"] + (["quote"] if message.role == "assistant" else []) + (["edit"] if message.role == "user" else [])
+    meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
+    plain += "".join(f" · {link}" for link in links)
+    return Row(f"m{message.uid}", "message", message.role, f'<span class="meta">{meta}</span>', plain, message.text,
+               message.role == "assistant", message.uid, message.created_at)
+
+
+def notice_row(notice: Notice) -> Row:
+    style = "warn" if notice.severity == "warn" else "notice"
+    return Row(f"n{notice.created_at}", "notice", style, "", "", f"— {notice.text} —", False, None, notice.created_at)
+
+
+def live_row(text: str) -> Row:
+    return Row("live", "live", "assistant", '<span class="meta">Assistant · answering</span>', "Assistant · answering",
+               text or "…", True)
+
+
+def stream_rows(messages: list[Message], notices: list[Notice]) -> list[Row]:
+    """Messages and notices in time order (a notice before a message of the same second)."""
+    rows = [message_row(m) for m in messages] + [notice_row(n) for n in notices]
+    return sorted(rows, key=lambda row: (row.created_at, row.kind == "message"))
+
+
+class QuietDocument(QTextDocument):
+    """A document that never fetches anything an image or a link in Markdown names."""
+
+    def loadResource(self, kind: int, name: QUrl):  # noqa: N802 (Qt's naming)
+        return None
+
+
+class StreamModel(QAbstractListModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Row] = []
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        if role == ROW_ROLE:
+            return row
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.plain
+        return None
+
+    def reset(self, rows: list[Row]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def append(self, rows: list[Row]) -> None:
+        """New rows at the end, above the answer being written if there is one."""
+        if not rows:
+            return
+        at = len(self.rows) - 1 if self.rows and self.rows[-1].kind == "live" else len(self.rows)
+        self.beginInsertRows(QModelIndex(), at, at + len(rows) - 1)
+        self.rows[at:at] = rows
+        self.endInsertRows()
+
+    def last_uid(self) -> int | None:
+        return next((row.uid for row in reversed(self.rows) if row.uid is not None), None)
+
+    def prepend(self, rows: list[Row]) -> None:
+        if not rows:
+            return
+        self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
+        self.rows[:0] = rows
+        self.endInsertRows()
+
+    def set_live(self, text: str | None) -> None:
+        """Show, update or (None) remove the answer being written, always the last row."""
+        has_live = bool(self.rows) and self.rows[-1].kind == "live"
+        if text is None:
+            if has_live:
+                self.beginRemoveRows(QModelIndex(), len(self.rows) - 1, len(self.rows) - 1)
+                self.rows.pop()
+                self.endRemoveRows()
+            return
+        if has_live:
+            self.rows[-1] = live_row(text)
+            index = self.index(len(self.rows) - 1)
+            self.dataChanged.emit(index, index)
+            return
+        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
+        self.rows.append(live_row(text))
+        self.endInsertRows()
+
+
+class RowDelegate(QStyledItemDelegate):
+    """Lays each row out once per width in its own document (kept in a bounded cache)."""
+
+    link_clicked = Signal(QUrl)
+    CACHE = 600
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._documents: OrderedDict[tuple, QTextDocument] = OrderedDict()
+
+    def document(self, row: Row, width: int) -> QTextDocument:
+        key = (row.key, width, len(row.body), row.meta_html)
+        cached = self._documents.get(key)
+        if cached is not None:
+            self._documents.move_to_end(key)
+            return cached
+        document = QuietDocument()
+        document.setDefaultStyleSheet(STYLE)
+        document.setDocumentMargin(0)
+        if row.markdown:
+            document.setMarkdown(row.body, MARKDOWN)
+        elif row.kind == "notice":
+            document.setHtml(f'<span class="{row.role}">{html.escape(row.body)}</span>')
+        else:
+            document.setPlainText(row.body)
+        if row.meta_html:
+            cursor = QTextCursor(document)
+            cursor.movePosition(QTextCursor.MoveOperation.Start)
+            cursor.insertBlock()
+            cursor.movePosition(QTextCursor.MoveOperation.Start)
+            cursor.insertHtml(row.meta_html)
+        document.setTextWidth(max(80, width - 2 * PADDING))
+        self._documents[key] = document
+        if row.key == "live":  # earlier lengths of the live answer are never shown again
+            for stale in [k for k in self._documents if k[0] == "live" and k != key]:
+                del self._documents[stale]
+        while len(self._documents) > self.CACHE:
+            self._documents.popitem(last=False)
+        return document
+
+    def width(self) -> int:
+        """Rows are as wide as the view's viewport: sizes and painting lay out at one width."""
+        return self.parent().viewport().width()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802
+        document = self.document(index.data(ROW_ROLE), self.width())
+        return QSize(self.width(), int(document.size().height()) + 2 * PADDING)
+
+    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        row: Row = index.data(ROW_ROLE)
+        painter.save()
+        if row.kind == "message" and row.role == "user":
+            painter.fillRect(option.rect.adjusted(0, 2, 0, -2), option.palette.color(QPalette.ColorRole.AlternateBase))
+        document = self.document(row, self.width())
+        painter.translate(option.rect.left() + PADDING, option.rect.top() + PADDING)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette = option.palette
+        document.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def anchor_at(self, row: Row, rect: QRect, position: QPointF) -> str:
+        """The link under a point of the view, or ""."""
+        document = self.document(row, self.width())
+        return document.documentLayout().anchorAt(position - QPointF(rect.left() + PADDING, rect.top() + PADDING))
+
+    def editorEvent(self, event, model, option: QStyleOptionViewItem, index: QModelIndex) -> bool:  # noqa: N802
+        if event.type() != QEvent.Type.MouseButtonRelease or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        anchor = self.anchor_at(index.data(ROW_ROLE), option.rect, event.position())
+        if anchor:
+            self.link_clicked.emit(QUrl(anchor))
+            return True
+        return False
+
+
+class ChatView(QListView):
+    """The stream: rows from `StreamModel`, painted by `RowDelegate`; `reached_top` asks for
+    the previous page."""
+
+    anchorClicked = Signal(QUrl)  # noqa: N815 (the QTextBrowser name the window already uses)
+    reached_top = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stream = StreamModel()
+        self.setModel(self.stream)
+        self.rows_delegate = RowDelegate(self)
+        self.setItemDelegate(self.rows_delegate)
+        self.rows_delegate.link_clicked.connect(self.anchorClicked)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalScrollBar().setSingleStep(24)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setMouseTracking(True)
+        self.setFrameShape(QListView.Shape.NoFrame)
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+
+    def _scrolled(self, value: int) -> None:
+        if value == 0 and self.stream.rows and self.verticalScrollBar().maximum() > 0:
+            self.reached_top.emit()
+
+    def toPlainText(self) -> str:  # noqa: N802 (mirrors QTextEdit for readers of the view)
+        return "\n".join(row.plain for row in self.stream.rows)
+
+    def at_bottom(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def show_rows(self, rows: list[Row]) -> None:
+        self.stream.reset(rows)
+        self.scrollToBottom()
+
+    def append_rows(self, rows: list[Row]) -> None:
+        follow = self.at_bottom()
+        self.stream.append(rows)
+        if follow:
+            self.scrollToBottom()
+
+    def prepend_rows(self, rows: list[Row]) -> None:
+        """Older rows above, the reader's place kept: the first row they saw stays at the top."""
+        if not rows:
+            return
+        anchor = self.indexAt(self.viewport().rect().topLeft())
+        offset = self.visualRect(anchor).top() if anchor.isValid() else 0
+        self.stream.prepend(rows)
+        if anchor.isValid():
+            self.scrollTo(self.stream.index(anchor.row() + len(rows)), QAbstractItemView.ScrollHint.PositionAtTop)
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - offset)
+
+    def set_live(self, text: str | None) -> None:
+        follow = self.at_bottom()
+        self.stream.set_live(text)
+        if follow:
+            self.scrollToBottom()
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 (Qt's naming)
+        index = self.indexAt(event.position().toPoint())
+        over_link = index.isValid() and bool(
+            self.rows_delegate.anchor_at(index.data(ROW_ROLE), self.visualRect(index), event.position()))
+        self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if over_link else Qt.CursorShape.ArrowCursor)
+        super().mouseMoveEvent(event)
