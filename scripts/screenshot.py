@@ -42,7 +42,7 @@ from mfs_desktop.ui.settings_dialog import SettingsDialog  # noqa: E402
 from mfs_desktop.ui.unlock_dialog import UnlockDialog  # noqa: E402
 
 LOCOMO = REPO.parent / "shared" / "data" / "locomo10"
-WINDOW = 2048  # small, so a LoCoMo conversation compacts several times
+WINDOW = 4096  # small enough that a LoCoMo conversation compacts several times
 
 
 def replayed(session: Session, name: str) -> str:
@@ -102,6 +102,10 @@ def main() -> None:
                  and window.layers.segments.topLevelItemCount() > 0)
         window.show_segment(window.layers.segments.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole))
         wait_for(app, lambda: "Original messages" in window.layers.detail.toPlainText())
+        # Replayed messages carry LoCoMo's dates and the ledger today's, so the notices follow
+        # the last message: show where they begin.
+        first_notice = next(i for i, row in enumerate(window.view.stream.rows) if row.kind == "notice")
+        window.view.scrollTo(window.view.stream.index(first_notice), window.view.ScrollHint.PositionAtCenter)
         settle(app, 0.5)
         window.grab().save(str(out / "context-layers.png"))
         window.tabs.setCurrentWidget(window.ledger_tab)
@@ -111,6 +115,7 @@ def main() -> None:
         window.refresh_conversations(select=tools_one)
         window.tabs.setCurrentWidget(window.trajectory_tab)
         wait_for(app, lambda: window.trajectory_tab.table.rowCount() == 4)
+        window.trajectory_tab.table.selectRow(0)
         window.trajectory_tab._expand(0, 6)
         settle(app, 0.5)
         window.grab().save(str(out / "tool-trajectory.png"))

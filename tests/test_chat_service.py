@@ -181,6 +181,19 @@ def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:
     assert model.calls[2][-1].tool_call_id == messages[4].tool_call_id
 
 
+def test_recorded_values_name_the_call_message_that_recorded_them(session: Session) -> None:
+    model = FakeModel([Step("tool_call", tool_name="record_value", arguments='{"key": "city", "value": "Lisbon"}'),
+                       Step("tool_call", tool_name="record_value", arguments='{"key": "port", "value": "8443"}'),
+                       Step("text", "Noted both.")])
+    service = ChatService(session, model, provider="fake")
+    conversation = session.transcript.create_conversation()
+    service.send(conversation.id, "I live in Lisbon; the service listens on 8443.")
+    calls = {m.uid: m.tool_arguments for m in session.transcript.messages(conversation.id)
+             if m.role == "assistant" and m.tool_name}
+    recorded = {key: uid for key, _, uid, _ in session.transcript.knowledge(conversation.id)}
+    assert recorded == {"city": 2, "port": 4} and '"city"' in calls[2] and '"port"' in calls[4]
+
+
 @pytest.mark.parametrize("arguments, reason", [
     ("{not json", "not valid JSON"),
     ("[1, 2]", "JSON object"),

@@ -313,7 +313,10 @@ class ChatService:
 
     def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
         call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"
-        outcome = self.tools.run(generation.conversation_id, call, generation.user_uid + 1)
+        # The call is stored (with its result) after it runs; this worker is the only writer
+        # of this conversation's messages meanwhile, so the uid it will get is known now.
+        call_uid = self.session.transcript.next_uid(generation.conversation_id)
+        outcome = self.tools.run(generation.conversation_id, call, call_uid)
         log.info("generation %s: tool %s %s in %.1f ms", generation.id, call.name, outcome.status, outcome.duration_ms)
         return self.generations.commit_tool_exchange(generation, call.name, call.arguments, call_id, outcome.text,
                                                      outcome.status, outcome.duration_ms)

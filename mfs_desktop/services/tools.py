@@ -26,6 +26,14 @@ class ToolError(Exception):
     pass
 
 
+def readable_arguments(raw: str | None) -> str:
+    """Arguments as a person reads them: JSON with its own characters, not \\u escapes."""
+    try:
+        return json.dumps(json.loads(raw or "{}"), ensure_ascii=False)
+    except ValueError:
+        return raw or ""
+
+
 def _integer(arguments: dict, name: str, minimum: int) -> int:
     value = arguments.get(name)
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:

@@ -121,6 +121,12 @@ class TranscriptStore:
         )
         return [_message_from_row(row) for row in reversed(rows.fetchall())]
 
+    def next_uid(self, conversation_id: str) -> int:
+        """The uid the next appended message will get (uids never repeat, retracted or not)."""
+        row = self._db.connection().execute(
+            "SELECT coalesce(max(uid), 0) + 1 FROM messages WHERE conversation_id = ?", (conversation_id,)).fetchone()
+        return row[0]
+
     def hidden_alternatives(self, conversation_id: str) -> list[tuple[int, str]]:
         rows = self._db.connection().execute(
             "SELECT uid, generation_id FROM hidden_alternatives WHERE conversation_id = ? ORDER BY uid",

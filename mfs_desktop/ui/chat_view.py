@@ -26,6 +26,7 @@ from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextCursor, QT
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
 
 from mfs_desktop.services.notices import Notice
+from mfs_desktop.services.tools import readable_arguments
 from mfs_desktop.store.models import Message
 
 ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
@@ -74,7 +75,10 @@ def message_row(message: Message) -> Row:
     links = ["copy"] + (["quote"] if message.role == "assistant" else []) + (["edit"] if message.role == "user" else [])
     meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
     plain += "".join(f" · {link}" for link in links)
-    return Row(f"m{message.uid}", "message", message.role, f'<span class="meta">{meta}</span>', plain, message.text,
+    body = message.text
+    if message.role == "assistant" and message.tool_name and not body.strip():
+        body = f"→ `{message.tool_name}` {readable_arguments(message.tool_arguments)}"
+    return Row(f"m{message.uid}", "message", message.role, f'<span class="meta">{meta}</span>', plain, body,
                message.role == "assistant", message.uid, message.created_at)
 
 
@@ -252,6 +256,7 @@ class ChatView(QListView):
         self.setItemDelegate(self.rows_delegate)
         self.rows_delegate.link_clicked.connect(self.anchorClicked)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rows wrap to the width
         self.verticalScrollBar().setSingleStep(24)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import shiboken6
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from mfs_desktop.services.background import GENERATION_NICENESS, lower_current_thread_priority
@@ -136,7 +137,8 @@ def start_worker(session: Session, choice: ModelChoice, owner: QObject) -> tuple
 
 
 def stop_worker(thread: QThread, worker: ChatWorker, wait_ms: int = 30_000) -> None:
-    if thread.isRunning():
+    # At interpreter exit Qt may have deleted the thread object before its owner's last signal.
+    if shiboken6.isValid(thread) and thread.isRunning():
         worker.stop()
         thread.quit()
         thread.wait(wait_ms)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         self.filter.textChanged.connect(lambda _: self.refresh_conversations())
         self.conversations = QListWidget()
         self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conversations.setWordWrap(True)
         self.conversations.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.conversations.setSpacing(2)
         self.conversations.currentItemChanged.connect(self._on_selected)
@@ -265,6 +266,8 @@ class MainWindow(QMainWindow):
             if needle and needle not in title.lower():
                 continue
             item = QListWidgetItem(f"{title}\n{summary.turns} turns")
+            # Room for two lines in any script: a CJK title falls back to a taller font.
+            item.setSizeHint(QSize(0, int(self.conversations.fontMetrics().lineSpacing() * 2.8)))
             item.setData(Qt.ItemDataRole.UserRole, summary.id)
             self.conversations.addItem(item)
             if summary.id == wanted:

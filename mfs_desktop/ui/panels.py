@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mfs_desktop.services.tools import readable_arguments
 from mfs_desktop.store.ledger import LedgerEntry
 from mfs_desktop.store.trajectory import TrajectoryEntry
 
@@ -35,8 +36,8 @@ def depth_label(depth: int) -> str:
     return f"L{depth}"
 
 
-def _when(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
+def _when(stamp: float, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
+    return datetime.fromtimestamp(stamp).strftime(fmt)
 
 
 def _readonly_table(headers: list[str]) -> QTableWidget:
@@ -116,6 +117,8 @@ class ContextLayersTab(QWidget):
             if segment["degraded"]:
                 item.setForeground(6, QColor("#8a5a00"))
             self.segments.addTopLevelItem(item)
+        for column in range(self.segments.columnCount()):
+            self.segments.resizeColumnToContents(column)
         for gap in coverage["gaps"]:
             item = QTreeWidgetItem(["gap", f"{gap[0]}–{gap[1]}", "", "", "", "", "not covered"])
             for column in range(7):
@@ -153,21 +156,26 @@ class TrajectoryTab(QWidget):
         splitter.addWidget(self.table)
         splitter.addWidget(self.result)
         layout.addWidget(splitter, 1)
-        self._results: list[str] = []
+        self._entries: list[tuple[TrajectoryEntry, str]] = []
 
     def show_entries(self, entries: list[tuple[TrajectoryEntry, str]]) -> None:
         """(entry, its full result text)"""
         self.table.setRowCount(len(entries))
-        self._results = [result for _, result in entries]
+        self._entries = entries
         for row, (entry, result) in enumerate(entries):
             preview = result if len(result) <= RESULT_PREVIEW_CHARS else result[:RESULT_PREVIEW_CHARS] + "…"
-            values = [str(row + 1), _when(entry.created_at), entry.tool_name, entry.arguments, entry.status,
-                      f"{entry.duration_ms or 0:.1f}", preview]
+            values = [str(row + 1), _when(entry.created_at, "%H:%M:%S"), entry.tool_name,
+                      readable_arguments(entry.arguments), entry.status, f"{entry.duration_ms or 0:.1f}", preview]
             for column, value in enumerate(values):
-                self.table.setItem(row, column, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                if column == 1:
+                    item.setToolTip(_when(entry.created_at))
+                self.table.setItem(row, column, item)
 
     def _expand(self, row: int, _column: int) -> None:
-        self.result.setPlainText(self._results[row])
+        entry, result = self._entries[row]
+        self.result.setPlainText(f"{entry.tool_name} · {entry.status} · {entry.duration_ms or 0:.1f} ms\n\n"
+                                 f"Arguments\n{readable_arguments(entry.arguments)}\n\nResult\n{result}")
 
 
 class PayloadChart(QWidget):
@@ -196,7 +204,9 @@ class PayloadChart(QWidget):
             y = area.bottom() - ratio * area.height()
             painter.setPen(QPen(QColor(colour), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
-        if len(self.series) < 1:
+        if not self.series:
+            painter.setPen(text)
+            painter.drawText(area, Qt.AlignmentFlag.AlignCenter, "No answered turns yet in this conversation")
             return
         step = area.width() / max(1, len(self.series) - 1)
 
@@ -232,11 +242,16 @@ class LedgerTab(QWidget):
                                         "thin_facts", "fallback", "recent_only")
             after = next((evaluated for _, _, evaluated, when in series if when > entry.created_at), None) \
                 if changed else None
-            values = [_when(entry.created_at), entry.event, "" if entry.level is None else depth_label(entry.level),
+            values = [_when(entry.created_at, "%m-%d %H:%M:%S"), entry.event, "" if entry.level is None else depth_label(entry.level),
                       "" if entry.input_tokens is None else f"{entry.input_tokens:,}",
                       "" if entry.output_tokens is None else f"{entry.output_tokens:,}",
                       "" if after is None else f"{after:,}",
                       "" if entry.duration_ms is None else f"{entry.duration_ms:.0f}", entry.outcome, entry.detail]
             for column, value in enumerate(values):
-                self.table.setItem(row, column, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                if not changed:  # a skipped or refused attempt: kept visible, but quieter
+                    item.setForeground(QColor("#7b8595"))
+                if column == 0:
+                    item.setToolTip(_when(entry.created_at))
+                self.table.setItem(row, column, item)
         self.table.scrollToBottom()
