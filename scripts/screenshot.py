@@ -4,6 +4,8 @@
 - main-window.png: a conversation with the bundled model, mid-conversation, with CJK text;
 - context-layers.png: a LoCoMo conversation replayed through the context engine at a small
   window, so several compactions happened, with the Context layers tab and a segment opened;
+- ledger.png: a LoCoMo conversation answered turn by turn (scripted answers), so the chart has
+  every turn's payload;
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
 - settings.png and unlock-dialog.png.
 
@@ -34,7 +36,7 @@ from mfs_desktop.runtime.fake import FakeModel, Step  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.services.chat import ChatService  # noqa: E402
 from mfs_desktop.services.models import ModelChoice  # noqa: E402
-from mfs_desktop.services.replay import replay_locomo  # noqa: E402
+from mfs_desktop.services.replay import locomo_sessions, replay_locomo  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
@@ -54,6 +56,31 @@ def replayed(session: Session, name: str) -> str:
         return replay_locomo(service, LOCOMO / name, tokenizer)["conversation_id"]
     finally:
         service.close()
+
+
+def scripted_chat(session: Session, name: str, turns: int) -> str:
+    """A conversation answered turn by turn through the chat service, so the ledger has answered
+    turns to chart: the user's lines are one LoCoMo speaker's, the scripted answers the other's."""
+    title, sessions = locomo_sessions(LOCOMO / name)
+    lines = [(role, text) for _, utterances in sessions for role, text in utterances]
+    pairs, question = [], None
+    for role, text in lines:
+        if role == "user" and question is None:
+            question = text
+        elif role == "assistant" and question is not None:
+            pairs.append((question, text))
+            question = None
+    pairs = pairs[:turns]
+    service = ChatService(session, FakeModel([Step("text", answer) for _, answer in pairs]), provider="fake",
+                          window=WINDOW)
+    conversation_id = session.transcript.create_conversation(f"{title} (scripted answers)").id
+    try:
+        for question, _ in pairs:
+            service.send(conversation_id, question)
+            service.precompactor.wait(conversation_id)
+    finally:
+        service.close()
+    return conversation_id
 
 
 def with_tool_calls(session: Session) -> str:
@@ -82,6 +109,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
         long_one = replayed(session, "30.json")
+        answered = scripted_chat(session, "26.json", 120)
         tools_one = with_tool_calls(session)
         window = MainWindow(session, ModelChoice("embedded", window=WINDOW))  # the bundled model
         window.resize(1400, 820)
@@ -108,7 +136,9 @@ def main() -> None:
         window.view.scrollTo(window.view.stream.index(first_notice), window.view.ScrollHint.PositionAtCenter)
         settle(app, 0.5)
         window.grab().save(str(out / "context-layers.png"))
+        window.refresh_conversations(select=answered)
         window.tabs.setCurrentWidget(window.ledger_tab)
+        wait_for(app, lambda: window.ledger_tab.chart.series and window.ledger_tab.table.rowCount() > 0)
         settle(app, 0.5)
         window.grab().save(str(out / "ledger.png"))
 

@@ -188,15 +188,26 @@ def uncovered_plan(service: ChatService, conversation_id: str):
     raise AssertionError(reason)
 
 
-def test_invariant_7_stale_candidate_rejected_after_edit(session: Session) -> None:
+STALE_CHANGES = {
+    "edit": (lambda t, cid, uid: t.edit_message(cid, uid, "edited away"), "epoch"),
+    "delete": (lambda t, cid, uid: t.delete_message(cid, uid), "epoch"),
+    "memory_off": (lambda t, cid, uid: t.set_memory_mode(cid, "recent_only"), "not automatic"),
+    "memory_off_and_on": (lambda t, cid, uid: (t.set_memory_mode(cid, "off"), t.set_memory_mode(cid, "automatic")),
+                          "lineage"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(STALE_CHANGES))
+def test_invariant_7_stale_candidate_rejected_after_a_change(session: Session, change: str) -> None:
     service, _, conversation_id = run_conversation(session, 40, 2048)
     plan = uncovered_plan(service, conversation_id)
-    session.transcript.edit_message(conversation_id, plan.messages[0].uid, "edited away")
+    apply, reason = STALE_CHANGES[change]
+    apply(session.transcript, conversation_id, plan.messages[0].uid)
     from mfs_desktop.compaction.compactor import ExtractiveCompactor
     from mfs_desktop.runtime.estimate import estimate_text_tokens
 
     outcome = service.compaction.run(plan, ExtractiveCompactor(estimate_text_tokens), threading.Event())
-    assert outcome.state == "rejected" and "epoch" in outcome.reason
+    assert outcome.state == "rejected" and reason in outcome.reason
     assert entries(session.database, conversation_id)[-1].outcome == "commit_rejected"
     service.close()
 

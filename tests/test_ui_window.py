@@ -23,6 +23,14 @@ def _window(qtbot, session: Session) -> MainWindow:
     return _shown(qtbot, MainWindow(session, FAKE))
 
 
+def _new(qtbot, window: MainWindow) -> str:
+    """A new conversation, created off the UI thread and selected."""
+    before = {window.conversations.item(i).data(Qt.ItemDataRole.UserRole) for i in range(window.conversations.count())}
+    window.new_conversation()
+    qtbot.waitUntil(lambda: window.current_id is not None and window.current_id not in before, timeout=5_000)
+    return window.current_id
+
+
 def _shown(qtbot, window: MainWindow) -> MainWindow:
     # Shown, as a person sees it: an unshown window's children never report themselves visible.
     qtbot.addWidget(window, before_close_func=lambda w: w.shutdown())
@@ -47,7 +55,7 @@ def test_window_lists_and_shows_escaped_transcript(qtbot, session: Session) -> N
 
 def test_send_streams_answer_from_worker_thread(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     qtbot.keyClicks(window.composer, "remember the path /etc/hosts")
     qtbot.mouseClick(window.send_button, Qt.MouseButton.LeftButton)
     assert window.generating
@@ -67,7 +75,7 @@ def test_send_streams_answer_from_worker_thread(qtbot, session: Session) -> None
 def test_stop_keeps_partial_answer(qtbot, session: Session, monkeypatch) -> None:
     monkeypatch.setenv("MFS_FAKE_SCRIPT", json.dumps([{"kind": "text", "text": "word " * 400, "delay": 0.01}]))
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     window.composer.setPlainText("talk a lot")
     window.send_or_stop()
     qtbot.waitUntil(lambda: len(window._live_answer) > 20, timeout=10_000)
@@ -81,7 +89,7 @@ def test_stop_keeps_partial_answer(qtbot, session: Session, monkeypatch) -> None
 
 def test_trash_from_window(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     window.trash_current()  # what the confirmation's Yes does
     qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
     assert len(session.transcript.list_conversations(trashed=True)) == 1
@@ -114,7 +122,7 @@ def test_regenerate_keeps_the_earlier_answer_selectable(qtbot, session: Session,
 
     _script(monkeypatch, [{"kind": "text", "text": "first answer"}, {"kind": "text", "text": "second answer"}])
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     _send(qtbot, window, "a question")
     window.regenerate()
     qtbot.waitUntil(lambda: not window.generating, timeout=10_000)
@@ -128,7 +136,7 @@ def test_regenerate_keeps_the_earlier_answer_selectable(qtbot, session: Session,
 
 def test_quote_channel_sets_the_origin(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     _send(qtbot, window, "explain the cache")
     answer = session.transcript.messages(window.current_id)[-1]
     window.quote_message(answer.uid)
@@ -148,7 +156,7 @@ def test_a_long_paste_becomes_a_document_snapshot(qtbot, session: Session, monke
     from mfs_desktop.store.attachments import AttachmentStore
 
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     monkeypatch.setattr(window, "ask_paste_as_document", lambda characters: characters > 1500)
     pasted = "\n".join(f"line {i}: the log says ERROR 42 at /var/log/app.log" for i in range(60))
     mime = QMimeData()
@@ -173,7 +181,7 @@ def test_binary_and_oversized_attachments_are_refused_plainly(qtbot, session: Se
     warnings: list[str] = []
     monkeypatch.setattr(main_window.QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     binary = tmp_path / "picture.png"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     window.attach_file(str(binary))
@@ -197,7 +205,7 @@ def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Sessio
     from mfs_desktop.ui.status_overlay import ORGANIZED
 
     window = _shown(qtbot, MainWindow(session, ModelChoice("fake", window=2048)))
-    window.new_conversation()
+    _new(qtbot, window)
     seen: list[str] = []
     window.worker.organized.connect(lambda cid, state: seen.append(state))
     turn = 0
@@ -229,7 +237,7 @@ def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monk
                            "arguments": json.dumps({"key": "editor", "value": "vim"})},
                           {"kind": "text", "text": "Noted: vim."}])
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     _send(qtbot, window, "remember that I use vim")
     window.tabs.setCurrentWidget(window.trajectory_tab)
     qtbot.waitUntil(lambda: window.trajectory_tab.table.rowCount() == 1, timeout=5_000)
@@ -242,7 +250,7 @@ def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monk
 
 def test_export_writes_the_chosen_format_and_range(qtbot, session: Session, tmp_path) -> None:
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     _send(qtbot, window, "first turn")
     _send(qtbot, window, "second turn")
     whole = tmp_path / "whole.md"
@@ -304,7 +312,7 @@ def test_wrong_passphrase_asks_again_and_writes_nothing(qtbot, data_root, monkey
 def test_closing_mid_generation_keeps_the_partial_answer(qtbot, session: Session, monkeypatch) -> None:
     _script(monkeypatch, [{"kind": "text", "text": "word " * 2000, "delay": 0.01}])
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     conversation = window.current_id
     window.composer.setPlainText("talk for a long time")
     window.send_or_stop()
@@ -340,7 +348,7 @@ def test_settings_save_send_key_profile_and_reload_the_model_with_a_new_window(q
     from mfs_desktop.ui.settings_dialog import SettingsDialog
 
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     dialog = SettingsDialog(window, session, replace(window.preferences, provider="fake"), window.current_id)
     qtbot.addWidget(dialog)
     dialog.send_key.setCurrentIndex(dialog.send_key.findData("ctrl+enter"))
@@ -365,7 +373,7 @@ def test_settings_edit_recorded_values_and_restore_from_trash(qtbot, session: Se
     from mfs_desktop.ui.settings_dialog import SettingsDialog
 
     window = _window(qtbot, session)
-    window.new_conversation()
+    _new(qtbot, window)
     kept = window.current_id
     dialog = SettingsDialog(window, session, window.preferences, kept)
     qtbot.addWidget(dialog)
@@ -476,3 +484,14 @@ def test_copy_and_quote_links_in_the_stream(qtbot, session: Session) -> None:
     assert QGuiApplication.clipboard().text() == "It is 42."
     qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 1, "quote:"))
     assert window.pending is not None and window.pending.quoted_uid == 2 and not window.pending_label.isHidden()
+
+
+def test_writing_before_any_conversation_exists_starts_one(qtbot, session: Session) -> None:
+    window = _window(qtbot, session)
+    assert window.current_id is None and window.conversations.count() == 0
+    window.composer.setPlainText("hello from an empty app")
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: window.current_id is not None and not window.generating
+                    and "You said 5 words" in window.view.toPlainText(), timeout=10_000)
+    assert [m.text for m in session.transcript.messages(window.current_id)][0] == "hello from an empty app"
+    assert window.conversations.count() == 1

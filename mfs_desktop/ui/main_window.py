@@ -346,11 +346,16 @@ class MainWindow(QMainWindow):
         self._oldest_uid, self._oldest_time = page[0].uid, page[0].created_at
         self.view.prepend_rows(rows)
 
-    def new_conversation(self) -> None:
-        conversation = self.session.transcript.create_conversation()
-        self.filter.clear()
-        self.refresh_conversations(select=conversation.id)
-        self.composer.setFocus()
+    def new_conversation(self, then=None) -> None:
+        """Created on the pool, then selected (and `then()` called, as a first send does)."""
+        def created(conversation) -> None:
+            self.filter.clear()
+            self.refresh_conversations(select=conversation.id)
+            self.composer.setFocus()
+            if then is not None:
+                then()
+
+        run_operation(self.session.transcript.create_conversation, created, self._failed)
 
     def rename_current(self) -> None:
         if self.current_id is None:
@@ -516,8 +521,9 @@ class MainWindow(QMainWindow):
         text = self.composer.toPlainText()
         if (not text.strip() and self.pending is None) or not self.model_ready:
             return
-        if self.current_id is None:
-            self.current_id = self.session.transcript.create_conversation().id
+        if self.current_id is None:  # writing before any conversation exists starts one
+            self.new_conversation(then=self.send_or_stop)
+            return
         try:
             outgoing = self._outgoing(text)
         except EnvironmentFault as error:
