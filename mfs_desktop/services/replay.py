@@ -58,7 +58,7 @@ def locomo_sessions(path: Path) -> tuple[str, list[tuple[float, list[tuple[str, 
     return f"LoCoMo {path.stem}: {first} and {document['speaker_b']}", sessions
 
 
-def _common_prefix(a: list[int], b: list[int]) -> int:
+def common_prefix(a: list[int], b: list[int]) -> int:
     n = min(len(a), len(b))
     for index in range(n):
         if a[index] != b[index]:
@@ -93,8 +93,8 @@ def replay_locomo(
                 visible = [m.uid for m in transcript.messages(conversation_id)]
                 coverage = check_coverage([(s.uid_start, s.uid_end) for s in block], visible)
                 turn = ReplayTurn(
-                    turn=len(turns) + 1, prompt_tokens=len(ids), reusable_tokens=_common_prefix(cached_ids, ids),
-                    reusable_prompt_only=_common_prefix(previous_ids, ids),
+                    turn=len(turns) + 1, prompt_tokens=len(ids), reusable_tokens=common_prefix(cached_ids, ids),
+                    reusable_prompt_only=common_prefix(previous_ids, ids),
                     reachable_tokens=min(len(cached_ids), len(ids)),
                     event=previous_version is not None and report.block_version != previous_version,
                     segments=len(block), payload_ratio=round(len(ids) / service.profile.window, 4),

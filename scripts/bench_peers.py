@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Our context engine against the peers' strategies, side by side in one run (issue 6).
+
+For each LoCoMo conversation and window, every strategy sees the same messages turn by turn
+and is measured with the bundled model's real tokenizer and chat template:
+
+- prompt tokens sent, and tokens prefilled after reusing the longest common prefix of the
+  previous request and its answer (what llama.cpp's prefix matching reuses); the physical
+  minimum is what sending everything to an unbounded window would prefill (the new tokens);
+- compactor calls and the tokens they read; maximum payload ÷ window;
+- evidence presence: for each LoCoMo question of categories 1–4, whether its evidence turns are
+  verbatim in the final send view or its normalised answer appears there, per category;
+- a planted-facts run: numbers, paths, commands and plain-language requirements inserted into
+  user messages of one conversation, and the share still verbatim at the end.
+
+Prints JSON, draws one PNG per run (payload per turn and cumulative prefill, a line per
+strategy) and, with --readme, rewrites the results table in README.md.
+Usage: .venv/bin/python scripts/bench_peers.py [--files 26.json 30.json] [--windows 4096 8192 32768]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from peers import Rolling, Shift, Sliding, TokenLengths, Utterance, as_chat, locomo_messages, system  # noqa: E402
+
+from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
+from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
+from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
+from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
+from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
+from mfs_desktop.services.chat import ChatService  # noqa: E402
+from mfs_desktop.services.replay import common_prefix, replay_locomo  # noqa: E402
+from mfs_desktop.services.session import open_session  # noqa: E402
+from mfs_desktop.services.unlock import DataDir  # noqa: E402
+
+STRATEGIES = ("mfs", "sliding", "shift", "rolling")
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+PLANTED = ([f"My staging database listens on port {5400 + n} and its dump lives at /var/dumps/stage-{n:03d}.sql"
+            for n in range(12)]
+           + [f"To rebuild the index run `indexer --shard {n} --threads 4` before noon" for n in range(10)]
+           + [f"The customer reference for that trip is REF-{70_000 + 913 * n}" for n in range(10)]
+           + [f"The upload died with Traceback: OSError: [Errno {n + 2}] while writing chunk {n}" for n in range(8)])
+WISHES = ["Please always write the date first in any plan you make for me.",
+          "Never suggest anything that involves flying.", "Keep your answers warm but short.",
+          "Always remind me to stretch when we talk about work.", "Do not recommend fast food places.",
+          "I want every list you give me ordered from easiest to hardest.",
+          "From now on, call my sister by her nickname, Bee.", "Please never bring up my old job again.",
+          "Always mention a quiet option when suggesting places to go.", "Avoid jargon when you explain money things.",
+          "Ask me before you plan anything on weekends.", "Please use plain words instead of idioms.",
+          "Never schedule anything before nine in the morning for me.", "Always suggest a vegetarian choice.",
+          "Do not use exclamation marks with me.", "Keep the tone calm when we talk about family.",
+          "Always give me one book idea when I feel stuck.", "Please spell out abbreviations the first time.",
+          "Never compare me to other people.", "Remind me to drink water when we talk for long."]
+
+
+def normalised(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", str(text).lower()).split())
+
+
+def evidence_presence(document: dict, messages: list[Utterance], final_text: str) -> dict:
+    by_id = {m.dia_id: m.text for m in messages}
+    flat = normalised(final_text)
+    totals: dict[str, list[int]] = {name: [0, 0] for name in CATEGORIES.values()}
+    for question in document.get("qa", []):
+        name = CATEGORIES.get(question.get("category"))
+        evidence = [by_id[e] for e in question.get("evidence", []) if e in by_id]
+        if name is None or (not evidence and "answer" not in question):
+            continue
+        verbatim = bool(evidence) and all(text in final_text for text in evidence)
+        answered = "answer" in question and normalised(question["answer"]) in flat
+        totals[name][0] += verbatim or answered
+        totals[name][1] += 1
+    shares = {name: round(hit / total, 3) if total else None for name, (hit, total) in totals.items()}
+    hits, total = sum(h for h, _ in totals.values()), sum(t for _, t in totals.values())
+    return {"per_category": shares, "all": round(hits / total, 3) if total else None, "questions": total}
+
+
+def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path) -> dict:
+    session = open_session(DataDir(scratch / f"mfs-{path.stem}-{window}-{time.monotonic_ns()}"), lambda new: "bench",
+                           use_keychain=False, scrypt_n=2**12)
+    service = ChatService(session, tokenizer, provider="replay", window=window,
+                          compactor_factory=lambda: ExtractiveCompactor(estimate_text_tokens))
+    try:
+        report = replay_locomo(service, path, tokenizer)
+        view, _ = service.view(report["conversation_id"])
+        calls, read = session.database.connection().execute(
+            "SELECT count(*), coalesce(sum(input_tokens), 0) FROM ledger WHERE conversation_id = ? "
+            "AND event IN ('compaction', 'consolidation') AND input_tokens IS NOT NULL",
+            (report["conversation_id"],)).fetchone()
+    finally:
+        service.close()
+        session.close()
+    turns = report["per_turn"]
+    return {"prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
+                                                                          for t in turns],
+            "final_text": "\n".join(m.content for m in view.messages), "compactor_calls": calls,
+            "compactor_input_tokens": read, "coverage_ok_every_turn": report["coverage_ok_every_turn"]}
+
+
+def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) -> dict:
+    """A strategy that builds a request per user turn: prefill is what the prefix cache misses."""
+    cached: list[int] = []
+    prompt, prefilled = [], []
+    for k, message in enumerate(messages):
+        if message.role == "user":
+            request = strategy.request(k, tokenizer) if isinstance(strategy, Rolling) else strategy.request(k)
+            ids = tokenizer.prompt_tokens(request, TOOLS)
+            prompt.append(len(ids))
+            prefilled.append(len(ids) - common_prefix(cached, ids))
+            cached = ids
+        else:
+            cached = cached + tokenizer.answer_tokens(message.text)
+    last = len(messages) - 1
+    return {"prompt": prompt, "prefilled": prefilled, "final_text": strategy.final_text(last),
+            "compactor_calls": getattr(strategy, "compactor_calls", 0),
+            "compactor_input_tokens": getattr(strategy, "compactor_input_tokens", 0)}
+
+
+class Everything:
+    """No window: the physical minimum of prefill is what this sends new each turn."""
+
+    def __init__(self, messages: list[Utterance]) -> None:
+        self.messages = messages
+
+    def request(self, k: int):
+        return [system(), *as_chat(self.messages[: k + 1])]
+
+    def final_text(self, k: int) -> str:
+        return ""
+
+
+def run_shift(messages: list[Utterance], lengths: TokenLengths, window: int, minimum: list[int]) -> dict:
+    shift = Shift(messages, lengths, window)
+    for k in range(len(messages)):
+        shift.advance(k)
+    return {"prompt": shift.payloads, "prefilled": list(minimum), "final_text": shift.final_text(len(messages) - 1),
+            "compactor_calls": 0, "compactor_input_tokens": 0, "shifts": shift.shifts}
+
+
+def compare(path: Path, window: int, scratch: Path, document: dict) -> dict:
+    tokenizer = EmbeddedModel(default_model_path(), n_ctx=max(window, 32_768), tokenizer_only=True)
+    messages = locomo_messages(path)
+    lengths = TokenLengths(tokenizer, messages)
+    minimum = run_requests(Everything(messages), messages, tokenizer)["prefilled"]
+    runs = {
+        "mfs": run_mfs(path, window, tokenizer, scratch),
+        "sliding": run_requests(Sliding(messages, lengths, window), messages, tokenizer),
+        "shift": run_shift(messages, lengths, window, minimum),
+        "rolling": run_requests(Rolling(messages, lengths, window, ExtractiveCompactor(estimate_text_tokens),
+                                        estimate_text_tokens), messages, tokenizer),
+    }
+    physical = sum(minimum)
+    result = {"file": path.name, "window": window, "turns": len(minimum), "physical_minimum_prefill": physical,
+              "series": {name: {"prompt": run["prompt"], "prefilled": run["prefilled"]} for name, run in runs.items()},
+              "finals": {name: run["final_text"] for name, run in runs.items()}, "strategies": {}}
+    for name, run in runs.items():
+        result["strategies"][name] = {
+            "cumulative_prompt_tokens": sum(run["prompt"]), "cumulative_prefilled_tokens": sum(run["prefilled"]),
+            "prefill_vs_minimum": round(sum(run["prefilled"]) / physical, 2),
+            "compactor_calls": run["compactor_calls"], "compactor_input_tokens": run["compactor_input_tokens"],
+            "max_payload_ratio": round(max(run["prompt"]) / window, 3),
+            "evidence": evidence_presence(document, messages, run["final_text"]),
+            **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
+            **({"kv_shifts": run["shifts"]} if "shifts" in run else {})}
+    return result
+
+
+def planted_file(path: Path, scratch: Path) -> tuple[Path, list[str]]:
+    """The conversation with facts and wishes appended to user messages spread over it."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    first = document["speaker_a"]
+    slots = [(key, i) for key in sorted((k for k in document if k.startswith("session_") and k.count("_") == 1
+                                         and isinstance(document[k], list)), key=lambda k: int(k.split("_")[1]))
+             for i, turn in enumerate(document[key]) if turn["speaker"] == first]
+    planted = PLANTED + WISHES
+    step = max(1, (len(slots) - 10) // len(planted))
+    for n, sentence in enumerate(planted):
+        key, i = slots[min(len(slots) - 11, n * step)]
+        document[key][i]["text"] += f" {sentence}"
+    target = scratch / f"planted-{path.name}"
+    target.write_text(json.dumps(document), encoding="utf-8")
+    return target, planted
+
+
+def planted_run(path: Path, window: int, scratch: Path) -> dict:
+    planted_path, _ = planted_file(path, scratch)
+    result = compare(planted_path, window, scratch, {})
+    return {"file": path.name, "window": window, "facts": len(PLANTED), "wishes": len(WISHES),
+            "verbatim": {name: {"facts": sum(f in text for f in PLANTED), "wishes": sum(w in text for w in WISHES)}
+                         for name, text in result["finals"].items()},
+            "prefill_vs_minimum": {name: s["prefill_vs_minimum"] for name, s in result["strategies"].items()}}
+
+
+def draw_chart(result: dict, target: Path) -> None:
+    """Two panels: payload tokens per turn, cumulative prefilled tokens; a line per strategy."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPen, QPolygonF
+
+    QGuiApplication.instance() or QGuiApplication([])
+    colours = {"mfs": "#1565c0", "sliding": "#c62828", "shift": "#6a1b9a", "rolling": "#e08a00"}
+    image = QImage(1000, 640, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    panels = [("payload tokens per turn", "prompt", False, 40), ("cumulative prefilled tokens", "prefilled", True, 350)]
+    for title, key, cumulative, top in panels:
+        series = {}
+        for name, data in result["series"].items():
+            values, total = [], 0
+            for value in data[key]:
+                total = total + value if cumulative else value
+                values.append(total)
+            series[name] = values
+        high = max(max(v) for v in series.values()) or 1
+        left, width, height = 70, 900, 230
+        painter.setPen(QColor("#333"))
+        painter.drawText(left, top - 12, f"{title} — LoCoMo {result['file']}, window {result['window']:,}")
+        painter.drawRect(left, top, width, height)
+        painter.drawText(4, top + 12, f"{high:,}")
+        for name, values in series.items():
+            step = width / max(1, len(values) - 1)
+            points = [QPointF(left + i * step, top + height - v / high * height) for i, v in enumerate(values)]
+            painter.setPen(QPen(QColor(colours[name]), 2))
+            painter.drawPolyline(QPolygonF(points))
+    for n, name in enumerate(colours):
+        painter.setPen(QPen(QColor(colours[name]), 6))
+        painter.drawLine(80 + n * 160, 618, 110 + n * 160, 618)
+        painter.setPen(QColor("#333"))
+        painter.drawText(118 + n * 160, 623, name)
+    painter.end()
+    image.save(str(target))
+
+
+def readme_table(results: list[dict], planted: list[dict]) -> str:
+    lines = ["| conversation | window | strategy | prefilled ÷ minimum | max payload ÷ window | compactor calls "
+             "(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for result in results:
+        for name in STRATEGIES:
+            s = result["strategies"][name]
+            cats = " / ".join("–" if v is None else f"{v:.0%}" for v in s["evidence"]["per_category"].values())
+            lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['prefill_vs_minimum']:.2f}× | "
+                         f"{s['max_payload_ratio']:.3f} | {s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
+                         f"{s['evidence']['all']:.0%} ({cats}) |")
+    lines += ["", "| planted run | window | " + " | ".join(STRATEGIES) + " |", "| --- | --- |" + " --- |" * len(STRATEGIES)]
+    for run in planted:
+        cells = [f"{v['facts']}/{run['facts']} facts, {v['wishes']}/{run['wishes']} wishes"
+                 for v in (run["verbatim"][name] for name in STRATEGIES)]
+        lines.append(f"| {run['file']} | {run['window']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--locomo", type=Path, default=REPO.parent / "shared" / "data" / "locomo10")
+    parser.add_argument("--files", nargs="+", default=["26.json", "30.json"])
+    parser.add_argument("--windows", type=int, nargs="+", default=[4096, 8192, 32768])
+    parser.add_argument("--charts", type=Path, default=REPO / "resources" / "bench")
+    parser.add_argument("--readme", action="store_true", help="rewrite the results table in README.md")
+    args = parser.parse_args()
+    args.charts.mkdir(parents=True, exist_ok=True)
+    results, planted = [], []
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        scratch = Path(scratch_dir)
+        for name in args.files:
+            path = args.locomo / name
+            document = json.loads(path.read_text(encoding="utf-8"))
+            for window in args.windows:
+                result = compare(path, window, scratch, document)
+                draw_chart(result, args.charts / f"peers-{path.stem}-{window}.png")
+                results.append(result)
+        for window in args.windows[:2]:
+            planted.append(planted_run(args.locomo / args.files[0], window, scratch))
+    report = {"benchmark": "peers", "compactor": "extractive (deterministic), for mfs and rolling",
+              "seconds": round(time.perf_counter() - started, 1),
+              "runs": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in results], "planted": planted}
+    if args.readme:
+        readme = REPO / "README.md"
+        text = readme.read_text(encoding="utf-8")
+        begin, end = "<!-- peers table: scripts/bench_peers.py --readme -->", "<!-- end peers table -->"
+        table = f"{begin}\n{readme_table(results, planted)}\n{end}"
+        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: table, text, flags=re.S) \
+            if begin in text else text + "\n" + table + "\n"
+        readme.write_text(text, encoding="utf-8")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

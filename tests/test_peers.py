@@ -1,0 +1,76 @@
+"""The peers' strategies in scripts/peers.py behave as the apps they stand for (issue 6): a
+benchmark against straw men would prove nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from peers import Rolling, Shift, Sliding, TokenLengths, Utterance  # noqa: E402
+
+from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
+from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
+from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
+from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
+from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
+
+WINDOW = 1024
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> EmbeddedModel:
+    return EmbeddedModel(default_model_path(), n_ctx=4096, tokenizer_only=True)
+
+
+def conversation(turns: int) -> list[Utterance]:
+    messages = []
+    for turn in range(turns):
+        messages.append(Utterance("user", f"Turn {turn}: tell me about the trip to place number {turn} please.",
+                                  f"D1:{2 * turn + 1}"))
+        messages.append(Utterance("assistant", f"Place {turn} was lovely; we walked {turn + 3} km by the river.",
+                                  f"D1:{2 * turn + 2}"))
+    return messages
+
+
+def test_sliding_sends_the_newest_whole_turns_that_fit(tokenizer) -> None:
+    messages = conversation(80)
+    sliding = Sliding(messages, TokenLengths(tokenizer, messages), WINDOW)
+    last_user = len(messages) - 2
+    request = sliding.request(last_user)
+    assert len(tokenizer.prompt_tokens(request, TOOLS)) <= 0.95 * WINDOW
+    assert request[1].role == "user" and request[-1].content == messages[last_user].text
+    assert messages[sliding.first].role == "user" and sliding.first >= 2
+    # it is as generous as the window allows: one more whole turn would not have fitted
+    assert sliding.lengths.of(sliding.first - 2, last_user + 1) > 0.95 * WINDOW - sliding.lengths.fixed
+
+
+def test_shift_keeps_the_system_prompt_and_drops_the_oldest_half_in_place(tokenizer) -> None:
+    messages = conversation(80)
+    shift = Shift(messages, TokenLengths(tokenizer, messages), WINDOW)
+    for k in range(len(messages)):
+        shift.advance(k)
+    assert shift.shifts > 0 and max(shift.payloads) <= WINDOW
+    final = shift.final_text(len(messages) - 1)
+    from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
+
+    assert final.startswith(DEFAULT_SYSTEM_PROMPT)  # the system prompt stays
+    assert messages[-1].text in final and messages[0].text not in final
+
+
+def test_rolling_summarises_at_the_high_water_mark_and_keeps_recent_user_words(tokenizer) -> None:
+    messages = conversation(80)
+    rolling = Rolling(messages, TokenLengths(tokenizer, messages), WINDOW, ExtractiveCompactor(estimate_text_tokens),
+                      estimate_text_tokens)
+    sizes = []
+    for k, message in enumerate(messages):
+        if message.role == "user":
+            sizes.append(len(tokenizer.prompt_tokens(rolling.request(k, tokenizer), TOOLS)))
+    assert rolling.compactor_calls >= 1 and max(sizes) <= WINDOW
+    final = rolling.final_text(len(messages) - 1)
+    assert "[summary of the earlier conversation]" in final
+    assert "Turn 0:" in final  # the summary absorbed the oldest turns' first sentences
+    assert messages[rolling.kept_user[-1]].text in final
