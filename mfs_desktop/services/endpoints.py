@@ -21,14 +21,19 @@ def key_home(session: Session, role: str) -> str:
     return f"{record.database_id}-endpoint-{role}" if record.mode == "keychain" else ""
 
 
-def save_endpoint(session: Session, role: str, url: str, model: str, api_key: str) -> str:
-    """Save, and say where the key went ("keychain", "database" or "" when there is none)."""
+def check_endpoint(role: str, url: str, model: str) -> None:
+    """A plain InvalidInput for an endpoint that could not be saved (the settings dialog asks first)."""
     if role not in ROLES:
         raise InvalidInput(f"An endpoint is {' or '.join(ROLES)}, not {role!r}.")
     if not url.startswith(("http://", "https://")):
-        raise InvalidInput(f"The endpoint URL must start with http:// or https:// (got {url!r}).")
+        raise InvalidInput(f"The {role} endpoint URL must start with http:// or https:// (got {url!r}).")
     if not model.strip():
-        raise InvalidInput("The endpoint needs a model name.")
+        raise InvalidInput(f"The {role} endpoint needs a model name.")
+
+
+def save_endpoint(session: Session, role: str, url: str, model: str, api_key: str) -> str:
+    """Save, and say where the key went ("keychain", "database" or "" when there is none)."""
+    check_endpoint(role, url, model)
     settings = SettingsStore(session.database)
     keychain_user = key_home(session, role)
     if keychain_user and api_key:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.errors import EnvironmentFault, InvalidInput
 from mfs_desktop.runtime.model_files import check_gguf, default_model_path
-from mfs_desktop.services.endpoints import ROLES, key_home, load_endpoint
+from mfs_desktop.services.endpoints import ROLES, check_endpoint, key_home, load_endpoint
 from mfs_desktop.services.preferences import PROFILE_MAX_CHARS, SEND_KEYS, WINDOW_RANGE, Preferences, validate
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.retention import TRASH_DAYS
@@ -368,8 +368,8 @@ class SettingsDialog(QDialog):
         try:
             validate(choice.preferences)
             for edit in choice.endpoints:
-                if edit.url and not edit.url.startswith(("http://", "https://")):
-                    raise InvalidInput(f"The {edit.role} endpoint URL must start with http:// or https://.")
+                if edit.url:
+                    check_endpoint(edit.role, edit.url, edit.model)
             if choice.preferences.provider == "openai" and not choice.endpoints[0].url:
                 raise InvalidInput("The OpenAI-compatible provider needs a primary endpoint URL.")
         except EnvironmentFault as fault:
