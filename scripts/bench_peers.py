@@ -11,11 +11,16 @@ and is measured with the bundled model's real tokenizer and chat template:
 - evidence presence: for each LoCoMo question of categories 1–4, whether its evidence turns are
   verbatim in the final send view or its normalised answer appears there, per category;
 - a planted-facts run: numbers, paths, commands and plain-language requirements inserted into
-  user messages of one conversation, and the share still verbatim at the end.
+  user messages of one conversation, and the share still verbatim at the end;
+- with --clock, the embedded model as compactor of `mfs` and `rolling` at the first window
+  (seconds spent compacting) and every strategy's requests replayed through llama.cpp for
+  wall-clock prefill seconds (`sliding` timed on every tenth request and scaled; see
+  prefill_clock.py).
 
 Prints JSON, draws one PNG per run (payload per turn and cumulative prefill, a line per
 strategy) and, with --readme, rewrites the results table in README.md.
 Usage: .venv/bin/python scripts/bench_peers.py [--files 26.json 30.json] [--windows 4096 8192 32768]
+       [--clock] [--readme]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import re
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -35,8 +41,9 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from peers import Rolling, Shift, Sliding, TokenLengths, Utterance, as_chat, locomo_messages, system  # noqa: E402
+from prefill_clock import Clock, PrefillTime, Step  # noqa: E402
 
-from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
+from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor, ModelCompactor  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
@@ -47,6 +54,7 @@ from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 
 STRATEGIES = ("mfs", "sliding", "shift", "rolling")
+SLIDING_SAMPLE = 10  # sliding re-prefills most of its window each turn: time one request in ten
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 PLANTED = ([f"My staging database listens on port {5400 + n} and its dump lives at /var/dumps/stage-{n:03d}.sql"
             for n in range(12)]
@@ -88,17 +96,69 @@ def evidence_presence(document: dict, messages: list[Utterance], final_text: str
     return {"per_category": shares, "all": round(hits / total, 3) if total else None, "questions": total}
 
 
-def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path) -> dict:
+class Compactors:
+    """Who folds history for `mfs` and `rolling`: the deterministic compactor, or the bundled
+    model (each strategy its own instance, as each app would load it)."""
+
+    def __init__(self, embedded: bool) -> None:
+        self.embedded = embedded
+        self.name = "embedded SmolLM2-135M" if embedded else "extractive (deterministic)"
+
+    def for_mfs(self, window: int) -> Compactor:
+        if self.embedded:
+            return ModelCompactor(EmbeddedModel(default_model_path(), n_ctx=window))
+        return ExtractiveCompactor(estimate_text_tokens)
+
+    def for_rolling(self, window: int) -> "TimedCompactor":
+        # One summary reads 0.9 × window and writes 0.1 × window: its own model needs room for both.
+        primary = ModelCompactor(EmbeddedModel(default_model_path(), n_ctx=2 * window)) if self.embedded else None
+        return TimedCompactor(primary, ExtractiveCompactor(estimate_text_tokens))
+
+
+class TimedCompactor:
+    """The rolling summary's compactor: the model when there is one, and, as `mfs` degrades a
+    failed guide, the deterministic summary when its output is not the items it was asked for."""
+
+    def __init__(self, primary: Compactor | None, fallback: Compactor) -> None:
+        self.primary, self.fallback = primary, fallback
+        self.seconds, self.degraded = 0.0, 0
+
+    def summarize(self, messages, target_tokens: int, cancel) -> str:
+        started = time.perf_counter()
+        try:
+            if self.primary is not None:
+                raw = self.primary.summarize(messages, target_tokens, cancel)
+                try:
+                    if all(isinstance(item["text"], str) for item in json.loads(raw)["items"]):
+                        return raw
+                except (ValueError, KeyError, TypeError):
+                    pass
+                self.degraded += 1
+            return self.fallback.summarize(messages, target_tokens, cancel)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+
+def trace(messages: list[Utterance], requests: list[list[int]], tokenizer: EmbeddedModel) -> list[Step]:
+    """What a strategy sent, in order, with the answers that entered the cache between."""
+    sent = iter(requests)
+    return [Step("request", tuple(next(sent))) if m.role == "user" else Step("answer", tuple(tokenizer.answer_tokens(m.text)))
+            for m in messages]
+
+
+def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, compactors: Compactors,
+            messages: list[Utterance]) -> dict:
     session = open_session(DataDir(scratch / f"mfs-{path.stem}-{window}-{time.monotonic_ns()}"), lambda new: "bench",
                            use_keychain=False, scrypt_n=2**12)
     service = ChatService(session, tokenizer, provider="replay", window=window,
-                          compactor_factory=lambda: ExtractiveCompactor(estimate_text_tokens))
+                          compactor_factory=lambda: compactors.for_mfs(window))
+    requests: list[list[int]] = []
     try:
-        report = replay_locomo(service, path, tokenizer)
+        report = replay_locomo(service, path, tokenizer, on_turn=lambda turn, ids: requests.append(ids))
         view, _ = service.view(report["conversation_id"])
-        calls, read = session.database.connection().execute(
-            "SELECT count(*), coalesce(sum(input_tokens), 0) FROM ledger WHERE conversation_id = ? "
-            "AND event IN ('compaction', 'consolidation') AND input_tokens IS NOT NULL",
+        calls, read, spent = session.database.connection().execute(
+            "SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(duration_ms), 0) FROM ledger "
+            "WHERE conversation_id = ? AND event IN ('compaction', 'consolidation') AND input_tokens IS NOT NULL",
             (report["conversation_id"],)).fetchone()
     finally:
         service.close()
@@ -107,26 +167,32 @@ def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path) ->
     return {"prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
                                                                           for t in turns],
             "final_text": "\n".join(m.content for m in view.messages), "compactor_calls": calls,
-            "compactor_input_tokens": read, "coverage_ok_every_turn": report["coverage_ok_every_turn"]}
+            "compactor_input_tokens": read, "compacting_seconds": round(spent / 1000, 1),
+            "coverage_ok_every_turn": report["coverage_ok_every_turn"], "trace": trace(messages, requests, tokenizer)}
 
 
 def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) -> dict:
     """A strategy that builds a request per user turn: prefill is what the prefix cache misses."""
     cached: list[int] = []
-    prompt, prefilled = [], []
+    prompt, prefilled, requests = [], [], []
     for k, message in enumerate(messages):
         if message.role == "user":
             request = strategy.request(k, tokenizer) if isinstance(strategy, Rolling) else strategy.request(k)
             ids = tokenizer.prompt_tokens(request, TOOLS)
             prompt.append(len(ids))
             prefilled.append(len(ids) - common_prefix(cached, ids))
+            requests.append(ids)
             cached = ids
         else:
             cached = cached + tokenizer.answer_tokens(message.text)
     last = len(messages) - 1
+    compactor = getattr(strategy, "compactor", None)
     return {"prompt": prompt, "prefilled": prefilled, "final_text": strategy.final_text(last),
             "compactor_calls": getattr(strategy, "compactor_calls", 0),
-            "compactor_input_tokens": getattr(strategy, "compactor_input_tokens", 0)}
+            "compactor_input_tokens": getattr(strategy, "compactor_input_tokens", 0),
+            "compacting_seconds": round(getattr(compactor, "seconds", 0.0), 1),
+            **({"degraded_summaries": compactor.degraded} if isinstance(compactor, TimedCompactor) else {}),
+            "trace": trace(messages, requests, tokenizer)}
 
 
 class Everything:
@@ -142,28 +208,41 @@ class Everything:
         return ""
 
 
-def run_shift(messages: list[Utterance], lengths: TokenLengths, window: int, minimum: list[int]) -> dict:
+def run_shift(messages: list[Utterance], lengths: TokenLengths, window: int, unbounded: dict) -> dict:
     shift = Shift(messages, lengths, window)
     for k in range(len(messages)):
         shift.advance(k)
-    return {"prompt": shift.payloads, "prefilled": list(minimum), "final_text": shift.final_text(len(messages) - 1),
-            "compactor_calls": 0, "compactor_input_tokens": 0, "shifts": shift.shifts}
+    return {"prompt": shift.payloads, "prefilled": list(unbounded["prefilled"]),
+            "final_text": shift.final_text(len(messages) - 1), "compactor_calls": 0, "compactor_input_tokens": 0,
+            "compacting_seconds": 0.0, "shifts": shift.shifts, "trace": unbounded["trace"]}
 
 
-def compare(path: Path, window: int, scratch: Path, document: dict) -> dict:
+def prefill_times(runs: dict, window: int, keep: int) -> dict[str, PrefillTime]:
+    clock = Clock(default_model_path(), window, threads=os.cpu_count() or 2)
+    return {name: clock.replay_shift(run["trace"], keep) if name == "shift"
+            else clock.replay(run["trace"], sample_every=SLIDING_SAMPLE if name == "sliding" else 1)
+            for name, run in runs.items()}
+
+
+def compare(path: Path, window: int, scratch: Path, document: dict, compactors: Compactors | None = None,
+            clock: bool = False) -> dict:
+    compactors = compactors or Compactors(embedded=False)
     tokenizer = EmbeddedModel(default_model_path(), n_ctx=max(window, 32_768), tokenizer_only=True)
     messages = locomo_messages(path)
     lengths = TokenLengths(tokenizer, messages)
-    minimum = run_requests(Everything(messages), messages, tokenizer)["prefilled"]
+    unbounded = run_requests(Everything(messages), messages, tokenizer)
+    minimum = unbounded["prefilled"]
     runs = {
-        "mfs": run_mfs(path, window, tokenizer, scratch),
+        "mfs": run_mfs(path, window, tokenizer, scratch, compactors, messages),
         "sliding": run_requests(Sliding(messages, lengths, window), messages, tokenizer),
-        "shift": run_shift(messages, lengths, window, minimum),
-        "rolling": run_requests(Rolling(messages, lengths, window, ExtractiveCompactor(estimate_text_tokens),
+        "shift": run_shift(messages, lengths, window, unbounded),
+        "rolling": run_requests(Rolling(messages, lengths, window, compactors.for_rolling(window),
                                         estimate_text_tokens), messages, tokenizer),
     }
+    times = prefill_times(runs, window, lengths.fixed) if clock else {}
     physical = sum(minimum)
-    result = {"file": path.name, "window": window, "turns": len(minimum), "physical_minimum_prefill": physical,
+    result = {"file": path.name, "window": window, "compactor": compactors.name, "turns": len(minimum),
+              "physical_minimum_prefill": physical,
               "series": {name: {"prompt": run["prompt"], "prefilled": run["prefilled"]} for name, run in runs.items()},
               "finals": {name: run["final_text"] for name, run in runs.items()}, "strategies": {}}
     for name, run in runs.items():
@@ -171,6 +250,9 @@ def compare(path: Path, window: int, scratch: Path, document: dict) -> dict:
             "cumulative_prompt_tokens": sum(run["prompt"]), "cumulative_prefilled_tokens": sum(run["prefilled"]),
             "prefill_vs_minimum": round(sum(run["prefilled"]) / physical, 2),
             "compactor_calls": run["compactor_calls"], "compactor_input_tokens": run["compactor_input_tokens"],
+            "compacting_seconds": run["compacting_seconds"],
+            **({"degraded_summaries": run["degraded_summaries"]} if "degraded_summaries" in run else {}),
+            **({"prefill_wall_clock": asdict(times[name])} if name in times else {}),
             "max_payload_ratio": round(max(run["prompt"]) / window, 3),
             "evidence": evidence_presence(document, messages, run["final_text"]),
             **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
@@ -244,7 +326,22 @@ def draw_chart(result: dict, target: Path) -> None:
     image.save(str(target))
 
 
-def readme_table(results: list[dict], planted: list[dict]) -> str:
+def clock_table(clocked: list[dict]) -> list[str]:
+    lines = ["", "| conversation (embedded compactor) | window | strategy | seconds compacting | prefill seconds "
+             "(wall clock) | ÷ shift | prefilled ÷ minimum | evidence present |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for result in clocked:
+        base = result["strategies"]["shift"]["prefill_wall_clock"]["seconds"] or 1
+        for name in STRATEGIES:
+            s = result["strategies"][name]
+            clock = s["prefill_wall_clock"]
+            scaled = f" (scaled from {clock['measured_requests']} of {clock['requests']})" if clock["sampled_every"] > 1 else ""
+            lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['compacting_seconds']:.0f} | "
+                         f"{clock['seconds']:,.0f}{scaled} | {clock['seconds'] / base:.1f}× | "
+                         f"{s['prefill_vs_minimum']:.2f}× | {s['evidence']['all']:.0%} |")
+    return lines
+
+
+def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) -> str:
     lines = ["| conversation | window | strategy | prefilled ÷ minimum | max payload ÷ window | compactor calls "
              "(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for result in results:
@@ -259,7 +356,7 @@ def readme_table(results: list[dict], planted: list[dict]) -> str:
         cells = [f"{v['facts']}/{run['facts']} facts, {v['wishes']}/{run['wishes']} wishes"
                  for v in (run["verbatim"][name] for name in STRATEGIES)]
         lines.append(f"| {run['file']} | {run['window']:,} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines + (clock_table(clocked) if clocked else []))
 
 
 def main() -> None:
@@ -269,9 +366,11 @@ def main() -> None:
     parser.add_argument("--windows", type=int, nargs="+", default=[4096, 8192, 32768])
     parser.add_argument("--charts", type=Path, default=REPO / "resources" / "bench")
     parser.add_argument("--readme", action="store_true", help="rewrite the results table in README.md")
+    parser.add_argument("--clock", action="store_true",
+                        help="also: embedded compactor and wall-clock prefill, every file at the first window")
     args = parser.parse_args()
     args.charts.mkdir(parents=True, exist_ok=True)
-    results, planted = [], []
+    results, planted, clocked = [], [], []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch_dir:
         scratch = Path(scratch_dir)
@@ -284,14 +383,19 @@ def main() -> None:
                 results.append(result)
         for window in args.windows[:2]:
             planted.append(planted_run(args.locomo / args.files[0], window, scratch))
+        for name in args.files if args.clock else []:
+            path = args.locomo / name
+            clocked.append(compare(path, args.windows[0], scratch, json.loads(path.read_text(encoding="utf-8")),
+                                   Compactors(embedded=True), clock=True))
     report = {"benchmark": "peers", "compactor": "extractive (deterministic), for mfs and rolling",
               "seconds": round(time.perf_counter() - started, 1),
-              "runs": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in results], "planted": planted}
+              "runs": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in results], "planted": planted,
+              "clocked": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in clocked]}
     if args.readme:
         readme = REPO / "README.md"
         text = readme.read_text(encoding="utf-8")
         begin, end = "<!-- peers table: scripts/bench_peers.py --readme -->", "<!-- end peers table -->"
-        table = f"{begin}\n{readme_table(results, planted)}\n{end}"
+        table = f"{begin}\n{readme_table(results, planted, clocked)}\n{end}"
         text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: table, text, flags=re.S) \
             if begin in text else text + "\n" + table + "\n"
         readme.write_text(text, encoding="utf-8")

@@ -11,12 +11,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 from peers import Rolling, Shift, Sliding, TokenLengths, Utterance  # noqa: E402
+from prefill_clock import Clock, Step  # noqa: E402
 
 from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
+from mfs_desktop.runtime.protocol import ChatMessage  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
+from mfs_desktop.services.replay import common_prefix  # noqa: E402
 
 WINDOW = 1024
 
@@ -74,3 +77,50 @@ def test_rolling_summarises_at_the_high_water_mark_and_keeps_recent_user_words(t
     assert "[summary of the earlier conversation]" in final
     assert "Turn 0:" in final  # the summary absorbed the oldest turns' first sentences
     assert messages[rolling.kept_user[-1]].text in final
+
+
+def clock_trace(tokenizer, turns: int) -> list[Step]:
+    """Requests of the whole growing conversation, each followed by its answer."""
+    chat: list[ChatMessage] = [ChatMessage("system", "You are brief.")]
+    steps = []
+    for message in conversation(turns):
+        if message.role == "user":
+            chat.append(ChatMessage("user", message.text))
+            steps.append(Step("request", tuple(tokenizer.prompt_tokens(chat))))
+        else:
+            chat.append(ChatMessage("assistant", message.text))
+            steps.append(Step("answer", tuple(tokenizer.answer_tokens(message.text))))
+    return steps
+
+
+def test_clock_prefills_only_what_the_cache_misses(tokenizer) -> None:
+    steps = clock_trace(tokenizer, 4)
+    requests = [list(s.ids) for s in steps if s.kind == "request"]
+    clock = Clock(default_model_path(), 1024, threads=2)
+    timed = clock.replay(steps)
+    # the first request whole, then for each later one what neither it nor its answer held
+    answers = [list(s.ids) for s in steps if s.kind == "answer"]
+    expected = len(requests[0]) + sum(len(r) - common_prefix(p + a, r) for p, a, r in zip(requests, answers, requests[1:]))
+    assert timed.prefilled_tokens == timed.measured_tokens == expected < sum(map(len, requests)) / 2
+    assert timed.requests == timed.measured_requests == 4 and timed.seconds > 0
+    assert list(clock.llama.input_ids[: clock.llama.n_tokens]) == requests[-1]  # the cache holds what was sent
+    sampled = clock.replay(steps, sample_every=3)
+    assert sampled.measured_requests == 2 and sampled.prefilled_tokens == expected and sampled.sampled_every == 3
+
+
+def test_clock_shift_moves_the_kv_cache_in_place(tokenizer) -> None:
+    import llama_cpp
+
+    steps = clock_trace(tokenizer, 30)
+    window, keep = 256, 12
+    clock = Clock(default_model_path(), window, threads=2)
+    timed = clock.replay_shift(steps, keep)
+    llama = clock.llama
+    memory = llama_cpp.llama_get_memory(llama._ctx.ctx)
+    # positions stay contiguous after the shifts, the kept prefix untouched, all under the window
+    assert 0 < llama.n_tokens < window
+    assert llama_cpp.llama_memory_seq_pos_max(memory, 0) == llama.n_tokens - 1
+    assert list(llama.input_ids[:keep]) == list(steps[0].ids[:keep])
+    assert list(llama.input_ids[llama.n_tokens - len(steps[-1].ids): llama.n_tokens]) == list(steps[-1].ids)
+    # nothing was prefilled twice: each request added only its own new tokens
+    assert timed.prefilled_tokens < sum(len(s.ids) for s in steps if s.kind == "request") / 4

@@ -68,8 +68,10 @@ def common_prefix(a: list[int], b: list[int]) -> int:
 
 def replay_locomo(
     service: ChatService, path: Path, tokenizer: EmbeddedModel,
-    on_turn: Callable[[ReplayTurn], None] = lambda turn: None,
+    on_turn: Callable[[ReplayTurn, list[int]], None] = lambda turn, ids: None,
 ) -> dict:
+    """Replays the file into a new conversation; `on_turn` sees each turn's figures and the
+    exact token ids of its request (the peers benchmark replays them through llama.cpp)."""
     from mfs_desktop.compaction.coverage import check_coverage
 
     title, sessions = locomo_sessions(path)
@@ -100,7 +102,7 @@ def replay_locomo(
                     segments=len(block), payload_ratio=round(len(ids) / service.profile.window, 4),
                     coverage_ok=coverage.ok, left_out=report.left_out)
                 turns.append(turn)
-                on_turn(turn)
+                on_turn(turn, ids)
                 previous_ids, cached_ids, previous_version = ids, ids, report.block_version
             else:
                 cached_ids = cached_ids + tokenizer.answer_tokens(text)
