@@ -234,7 +234,13 @@ def cmd_gui(args: argparse.Namespace) -> int:
                         "session, or use `mfs-desktop chat` in a terminal.")
     from mfs_desktop.ui.app import run_app
 
-    return run_app(DataDir(args.data_dir))
+    return run_app(DataDir(args.data_dir), quit_after_shown_ms=args.quit_after_shown)
+
+
+def cmd_qt_probe(args: argparse.Namespace) -> int:
+    from mfs_desktop.ui.probe import probe_platform
+
+    return probe_platform()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -243,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where the database lives (default: MFS_DATA_DIR or the platform's data dir)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log ids, counts and timings to stderr")
+    # For the packaging smoke test (scripts/smoke-package): the window says when it is shown,
+    # then closes itself after MS milliseconds.
+    parser.add_argument("--quit-after-shown", type=int, metavar="MS", help=argparse.SUPPRESS)
     parser.set_defaults(handler=cmd_gui)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
@@ -321,6 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)
+
+    # Unlisted (no help): doctor's Qt check runs it as a child, also from a frozen build.
+    commands.add_parser("qt-probe").set_defaults(handler=cmd_qt_probe)
     return parser
 
 

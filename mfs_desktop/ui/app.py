@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from mfs_desktop.errors import EnvironmentFault, PassphraseRequired, WrongPassphrase
@@ -13,6 +14,9 @@ from mfs_desktop.services.session import Session, open_session
 from mfs_desktop.services.unlock import DataDir
 from mfs_desktop.ui.main_window import MainWindow
 from mfs_desktop.ui.unlock_dialog import UnlockDialog
+
+# The installed desktop entry's name: Wayland compositors match the window to it (icon, name).
+DESKTOP_FILE_ID = "io.github.mfsdesktop.MFSDesktop"
 
 
 def ask_with_dialog(data_dir: DataDir, creating: bool, error: str) -> str | None:
@@ -38,9 +42,12 @@ def unlock_interactively(
                 return None
 
 
-def run_app(data_dir: DataDir) -> int:
+def run_app(data_dir: DataDir, quit_after_shown_ms: int | None = None) -> int:
+    """`quit_after_shown_ms` is for the packaging smoke test: once the event loop runs with the
+    window shown, a line on stderr says so, and the window closes itself after that many ms."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("MFS Desktop")
+    app.setDesktopFileName(DESKTOP_FILE_ID)
     try:
         session = unlock_interactively(data_dir)
     except EnvironmentFault as fault:
@@ -50,6 +57,9 @@ def run_app(data_dir: DataDir) -> int:
         return 0
     window = MainWindow(session)
     window.show()
+    if quit_after_shown_ms is not None:
+        QTimer.singleShot(0, lambda: print("mfs-desktop: window shown", file=sys.stderr, flush=True))
+        QTimer.singleShot(quit_after_shown_ms, window.close)
     try:
         return app.exec()
     finally:
