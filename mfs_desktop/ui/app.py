@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from mfs_desktop.errors import EnvironmentFault, PassphraseRequired, WrongPassphrase
@@ -48,6 +49,8 @@ def run_app(data_dir: DataDir, quit_after_shown_ms: int | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("MFS Desktop")
     app.setDesktopFileName(DESKTOP_FILE_ID)
+    # X11 taskbars read the window's own icon; the .deb installs it in the hicolor theme.
+    app.setWindowIcon(QIcon.fromTheme(DESKTOP_FILE_ID))
     try:
         session = unlock_interactively(data_dir)
     except EnvironmentFault as fault:
