@@ -44,6 +44,7 @@ from peers import Rolling, Shift, Sliding, TokenLengths, Utterance, as_chat, loc
 from prefill_clock import Clock, PrefillTime, Step  # noqa: E402
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor, ModelCompactor  # noqa: E402
+from mfs_desktop.compaction.segments import CompactorOutputRejected, verify_items  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
@@ -128,12 +129,11 @@ class TimedCompactor:
         try:
             if self.primary is not None:
                 raw = self.primary.summarize(messages, target_tokens, cancel)
-                try:
-                    if all(isinstance(item["text"], str) for item in json.loads(raw)["items"]):
-                        return raw
-                except (ValueError, KeyError, TypeError):
-                    pass
-                self.degraded += 1
+                try:  # the verifier `mfs` applies to its own guides
+                    verify_items(raw, [m.turn_ordinal for m in messages], target_tokens, estimate_text_tokens)
+                    return raw
+                except CompactorOutputRejected:
+                    self.degraded += 1
             return self.fallback.summarize(messages, target_tokens, cancel)
         finally:
             self.seconds += time.perf_counter() - started
