@@ -10,7 +10,7 @@ import pytest
 
 from mfs_desktop.compaction.segments import source_digest
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
-from mfs_desktop.context.send_view import DATA_OPEN, SEGMENT_HEADER
+from mfs_desktop.context.send_view import DATA_CLOSE, DATA_OPEN, SEGMENT_HEADER
 from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService
@@ -422,3 +422,19 @@ def test_a_block_with_a_gap_is_never_sent_the_lineage_answers_from_recent_turns(
     assert block and block[0].uid_start > top
     assert service.view(conversation)[1].segments == len(block), "the new lineage's block is sent again"
     service.close()
+
+
+def test_invariant_5_an_appended_segment_leaves_the_block_before_it_unchanged(long_run) -> None:
+    """The quote track travels with its segment, so an event that only appends a segment
+    re-prefills the new segment and what follows, never the block before it."""
+    _, service, model, _ = long_run
+    data = [next((m.content for m in call if DATA_OPEN in m.content), "") for call in model.calls]
+    appends = 0
+    for (before, after), (v1, v2) in zip(zip(data, data[1:]), zip(service.versions, service.versions[1:])):
+        headers = [line for line in before.splitlines() if line.startswith("[segment uids")]
+        grown = [line for line in after.splitlines() if line.startswith("[segment uids")]
+        if v1 != v2 and headers and grown[: len(headers)] == headers and len(grown) > len(headers):
+            assert after.startswith(before[: before.rindex(headers[-1])]), "an append rewrote the block before it"
+            assert after.startswith(before.removesuffix(DATA_CLOSE)), "an append rewrote the last segment"
+            appends += 1
+    assert appends >= 2

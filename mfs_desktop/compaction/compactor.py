@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -34,7 +35,11 @@ class Compactor(Protocol):
 
 
 class ExtractiveCompactor:
-    """Each turn's first user sentence, cited, until the target is reached. No model."""
+    """No model: the range's most informative sentences, both speakers, cited, up to the target.
+
+    A sentence scores for names, numbers and substance; questions and short pleasantries
+    score low. The user's own words are also kept verbatim in the segment's quote track, so
+    the guide is where the assistant's side survives."""
 
     name = "extractive"
 
@@ -42,18 +47,38 @@ class ExtractiveCompactor:
         self._count = count
 
     def summarize(self, messages: Sequence[Message], target_tokens: int, cancel: threading.Event) -> str:
-        items: list[dict] = []
+        candidates = []  # (score, order, role, sentence, turn)
         for message in messages:
-            if message.role != "user":
+            if message.role not in ("user", "assistant") or not message.text:
                 continue
-            first = next(iter(pieces(message.text)), "").strip()[:160]
-            if not first or any(item["text"] == first for item in items):
+            for sentence in pieces(message.text):
+                sentence = sentence.strip()[:SENTENCE_CHARS]
+                candidates.append((-informative(sentence), len(candidates), message.role, sentence,
+                                   message.turn_ordinal))
+        chosen: list[tuple[int, dict]] = []
+        seen: set[str] = set()
+        used = 2
+        for _, order, role, sentence, turn in sorted(candidates):
+            text = f"{role}: {sentence}"
+            cost = self._count(text) + 12
+            if text in seen or (chosen and used + cost > target_tokens):
                 continue
-            candidate = [*items, {"text": first, "source_turns": [message.turn_ordinal]}]
-            if items and self._count(json.dumps({"items": candidate})) > target_tokens:
-                break
-            items = candidate
-        return json.dumps({"items": items}, ensure_ascii=False)
+            seen.add(text)
+            chosen.append((order, {"text": text, "source_turns": [turn]}))
+            used += cost
+        return json.dumps({"items": [item for _, item in sorted(chosen)]}, ensure_ascii=False)
+
+
+SENTENCE_CHARS = 200
+_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+")
+_DIGITS = re.compile(r"\d+")
+
+
+def informative(sentence: str) -> float:
+    """How much a sentence is likely to be asked about later: names, numbers, length."""
+    words = len(sentence.split())
+    score = 2 * len(_NAME.findall(sentence)) + 2 * len(_DIGITS.findall(sentence)) + min(words, 25) / 5
+    return score - (3 if sentence.endswith("?") else 0) - (2 if words < 5 else 0)
 
 
 def item_schema(turns: Sequence[int], max_items: int) -> dict:

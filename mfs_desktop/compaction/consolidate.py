@@ -14,11 +14,13 @@ after it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
-from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days
+from mfs_desktop.compaction.quotes import build_quote_track
+from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days, source_digest
 from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.store.models import Message
 
 SINK_ITEM_CHARS = 120
 
@@ -36,10 +38,12 @@ def _cut(text: str) -> str:
     return text if len(text) <= SINK_ITEM_CHARS else text[: SINK_ITEM_CHARS - 1] + "…"
 
 
-def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], digest: str) -> SegmentDraft:
+def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int],
+         messages: Sequence[Message]) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
-    merged away) and the guide items cut short, bounded like any compactor output: a quarter
-    of what it replaces."""
+    merged away), the guide items cut short, bounded like any compactor output: a quarter
+    of what it replaces, and the user's words of the whole range chosen again (binding
+    sentences first) from `messages`, the transcript range the merged segment covers."""
     kept: list[str] = []
     for segment in group:
         kept += [f for f in segment.facts if f not in kept]
@@ -56,19 +60,23 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
             seen.add(text)
             items.append(GuideItem(text, item.source_turns))
             used += cost
+    depth = min(profile.max_depth, max(s.depth for s in group) + 1)
+    # The merged quotes shrink like the rest (so the shrink gate can pass) but no further:
+    # the oldest standing requirements live here.
+    kept_quotes = sum(count(quote) for segment in group for quote in segment.quotes)
+    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, int((1 - profile.shrink) * kept_quotes)), count)
     return SegmentDraft(
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
-        turn_end=group[-1].turn_end, depth=min(profile.max_depth, max(s.depth for s in group) + 1),
-        degraded=any(s.degraded for s in group), source_digest=digest, items=tuple(items), facts=tuple(kept),
+        turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
+        source_digest=source_digest(messages), items=tuple(items), facts=tuple(kept),
         dropped_facts=sum(s.dropped_facts for s in group), days=merge_days([s.days for s in group]),
+        quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )
 
 
 def evict_prose(segment: SegmentDraft) -> SegmentDraft:
-    return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
-                        segment.degraded, segment.source_digest,
-                        (GuideItem("guide prose evicted to keep the window; the facts below stay",
-                                   (segment.turn_start,)),), segment.facts, segment.dropped_facts, segment.days)
+    return replace(segment, items=(GuideItem("guide prose evicted to keep the window; the facts below stay",
+                                             (segment.turn_start,)),))
 
 
 def thin_facts(segment: SegmentDraft) -> SegmentDraft:
@@ -76,15 +84,13 @@ def thin_facts(segment: SegmentDraft) -> SegmentDraft:
     ranked = sorted(range(len(segment.facts)),
                     key=lambda i: (PRIORITY[classify(segment.facts[i].split("] ", 1)[-1]) or "number"], i))
     keep = sorted(ranked[: len(segment.facts) // 2])
-    return SegmentDraft(segment.uid_start, segment.uid_end, segment.turn_start, segment.turn_end, segment.depth,
-                        segment.degraded, segment.source_digest, segment.items,
-                        tuple(segment.facts[i] for i in keep), segment.dropped_facts + len(segment.facts) - len(keep),
-                        segment.days)
+    return replace(segment, facts=tuple(segment.facts[i] for i in keep),
+                   dropped_facts=segment.dropped_facts + len(segment.facts) - len(keep))
 
 
 def plan_consolidation(
     block: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], *, tail_tokens: int,
-    emergency: bool, digest_of: Callable[[int, int], str],
+    emergency: bool, range_of: Callable[[int, int], Sequence[Message]],
 ) -> tuple[Consolidation | None, str]:
     """The next consolidation step for this block, or (None, why not)."""
     sizes = [count(s.render()) for s in block]
@@ -96,7 +102,7 @@ def plan_consolidation(
         if len(group_indexes) < 2 or depth >= profile.max_depth:
             continue
         group = [block[i] for i in group_indexes]
-        merged = sink(group, profile, count, digest_of(group[0].uid_start, group[-1].uid_end))
+        merged = sink(group, profile, count, range_of(group[0].uid_start, group[-1].uid_end))
         before = sum(sizes[i] for i in group_indexes)
         after = count(merged.render())
         freed = before - after

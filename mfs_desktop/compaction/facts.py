@@ -17,8 +17,12 @@ HEAD, TAIL = 150, 50  # a long line keeps its head and tail around " … "
 
 _ERROR = re.compile(r"(?i)\b(error|exception|traceback|failed|failure|fatal|panic|denied|not found|errno|"
                     r"segmentation fault|exit code|refused|timeout|timed out)\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b")
-_COMMAND = re.compile(r"(^|\s)(\$ |sudo |pip |apt(-get)? |git |npm |make |cargo |python3? |docker |kubectl |"
-                      r"curl |wget |ssh |systemctl |chmod |mkdir |cd |ls |rm |cp |mv |export )")
+_PROGRAM = (r"(sudo|pip3?|apt(-get)?|git|npm|make|cargo|python3?|docker|kubectl|curl|wget|ssh|systemctl|chmod|mkdir|"
+            r"cd|ls|rm|cp|mv|export)")
+# A command is in backticks, after a shell prompt, opens its line in lower case, or carries a
+# flag: "make" or "curl" inside an English sentence is prose (on LoCoMo, "make a difference"
+# filled the fact track before a single number got in).
+_COMMAND = re.compile(r"`[^`\n]+`|(^|\s)\$ \S|^" + _PROGRAM + r" \S|\b" + _PROGRAM + r" (\S+ ){0,4}--?[A-Za-z]")
 _PATH = re.compile(r"(?<![\w.])(~|\.{1,2})?/[\w.\-]+(/[\w.\-]+)+|\b[A-Za-z]:\\[\w\\.\-]+|\b[\w\-]+\.(py|js|ts|json|yaml|"
                    r"yml|toml|md|txt|csv|sql|sh|conf|cfg|ini|log|rs|go|c|h|cpp|java|html|css)\b")
 _URL = re.compile(r"https?://\S+")

@@ -1,4 +1,5 @@
-"""The user-quote track: the user's own words, verbatim, by origin (seed 003 section 5.4).
+"""The user-quote track: the user's own words, verbatim, by origin (seed 003 section 5.4),
+built per segment for the range it covers.
 
 Origins: own words (kept), quoted AI (a short marker pointing at the quoted uid), quoted AI
 with annotation (kept whole), document (a pointer to its snapshot). When the words do not
@@ -25,11 +26,6 @@ _BINDING = re.compile(
 class QuoteTrack:
     lines: tuple[str, ...]
     dropped_sentences: int
-
-    def render(self) -> str:
-        note = f"\n({self.dropped_sentences} less binding sentences of yours not shown here; recall_history has them)" \
-            if self.dropped_sentences else ""
-        return "\n".join(self.lines) + note
 
 
 def _origin_line(message: Message, count: Callable[[str], int]) -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from mfs_desktop.compaction.facts import Fact, extract_facts, within_budget
+from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -49,6 +50,11 @@ class SegmentDraft:
     facts: tuple[str, ...]
     dropped_facts: int
     days: tuple[tuple[str, int, int], ...] = ()  # (UTC day, first turn, last turn): "when did …" stays answerable
+    # The user-quote track of this segment's range. It travels with its segment rather than
+    # in a zone after the block: a new segment is then a pure append, and an event no longer
+    # re-prefills the whole track (on LoCoMo at 4,096 the track was half of every event's cost).
+    quotes: tuple[str, ...] = ()
+    dropped_quotes: int = 0
 
     def render(self) -> str:
         head = (f"[segment uids {self.uid_start}–{self.uid_end} · turns {self.turn_start}–{self.turn_end}"
@@ -63,6 +69,11 @@ class SegmentDraft:
             lines += [f"  {fact}" for fact in self.facts]
         if self.dropped_facts:
             lines.append(f"  ({self.dropped_facts} more fact lines in the originals)")
+        if self.quotes:
+            lines.append("the user's own words, verbatim:")
+            lines += [f"  {quote}" for quote in self.quotes]
+        if self.dropped_quotes:
+            lines.append(f"  ({self.dropped_quotes} less binding sentences of the user's not shown; recall_history has them)")
         return "\n".join(lines)
 
 
@@ -206,9 +217,11 @@ def draft_segment(
     count: Counter, depth: int = 0,
 ) -> SegmentDraft:
     facts, dropped = fact_lines(messages, profile, count)
+    quotes = build_quote_track(messages, profile.segment_quote_tokens, count)
     return SegmentDraft(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
         depth=depth, degraded=degraded, source_digest=source_digest(messages),
         items=items, facts=facts, dropped_facts=dropped, days=day_spans(messages),
+        quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )

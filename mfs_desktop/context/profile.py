@@ -22,10 +22,12 @@ class ContextProfile:
     hard: float = 0.95
     fallback_raw_share: float = 0.16
     # ours: where an event brings the payload back to. Every event re-prefills what follows
-    # the segment block, so the lower this sits the rarer events are: the peers benchmark on
-    # LoCoMo measured 0.60 → 0.40 halving prefilled tokens at 8,192 (4.9× → 2.4× of the
-    # minimum) with more evidence kept, as fewer rounds of folding lose less; 0.30 gained little.
-    post_compaction_target: float = 0.40
+    # the segment block, so the lower this sits the rarer and cheaper events are. Peers
+    # benchmark, LoCoMo 26 and 30 (prefilled ÷ minimum): 0.60 → 0.40 took 8,192 from 4.9× to
+    # 2.4×; once the quote track moved into the segments and the fact track stopped taking
+    # "make" for a command, 0.40 → 0.25 took 4,096 from 2.2–2.3× to 1.9–2.0× and 8,192 from
+    # 2.0–2.3× to 1.7–1.8×, evidence kept within the noise of where the last event fell.
+    post_compaction_target: float = 0.25
     answer_reserve: float = 0.0625  # ours: room kept for the answer (512 of 8,192)
     compactor_input: float = 0.50  # ours: the compactor's own window holds input + output
     output_ratio: float = 0.25  # the guide is about a quarter of its input
@@ -37,7 +39,12 @@ class ContextProfile:
     fact_budget_floor: float = 0.05
     fact_lines_per_seed_window: int = 40
     fact_lines_floor: int = 8  # ours, for the same reason
-    quote_budget: float = 0.15
+    quote_budget: float = 0.15  # the whole user-quote track, spread over the segments
+    # ours: each segment carries its own range's quotes, a quarter of the track whatever its
+    # depth, so a merge shrinks the quotes with the prose and consolidation can bound the block
+    # (with a merged segment allowed more, merges failed the shrink gate and the block grew
+    # to 0.7 of a 4,096 window)
+    segment_quotes: float = 0.25
     block_budget: float = 0.40  # ours: the segment block's ceiling
     consolidate_at: float = 0.80
     payback_turns: int = 40
@@ -53,6 +60,10 @@ class ContextProfile:
     def send_budget(self) -> int:
         """What the send view may use: the window minus the answer's room."""
         return self.window - self.tokens(self.answer_reserve)
+
+    @property
+    def segment_quote_tokens(self) -> int:
+        return self.tokens(self.quote_budget * self.segment_quotes)
 
     @property
     def fact_lines(self) -> int:

@@ -1,10 +1,16 @@
 """The send view in the fixed zones of DESIGN section 5, from the canonical transcript only.
 
 1 system prompt · 2–4 one delimited data block in a user-role message (knowledge slot as of
-the last event, the segment block under its constant header, the user-quote track for the
-covered range) · 5 recent turns verbatim after the last covered uid, tool results cleared up
-to the S2 mark · 6 the current input (the newest user message). Between events only zone 5
-grows, at its end, so the previous request is a byte prefix of the next (invariant 5).
+the last event, the segment block under its constant header) · 5 recent turns verbatim after
+the last covered uid, tool results cleared up to the S2 mark · 6 the current input (the
+newest user message). Between events only zone 5 grows, at its end, so the previous request
+is a byte prefix of the next (invariant 5).
+
+One departure from DESIGN section 5: zone 4, the user-quote track for the covered range, is
+carried inside the segments, each with its own range's quotes. As a zone after the block it
+was rebuilt at every event and re-prefilled whole with it — half of each event's cost on
+LoCoMo at 4,096 — while inside the segments an event that appends a segment leaves every
+byte before it unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Protocol
 
-from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.segments import SegmentDraft, turn_starts
 from mfs_desktop.context.assembler import to_chat_message
 from mfs_desktop.context.profile import ContextProfile
@@ -56,14 +61,12 @@ class ViewReport:
         return self.tokens / self.window
 
 
-def render_data_block(slot_text: str, block: Sequence[SegmentDraft], quotes: str) -> str:
+def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
     parts = [DATA_OPEN, DATA_PREAMBLE]
     if slot_text:
         parts += ["[knowledge slot]", slot_text]
     if block:
         parts += ["[compressed history]", SEGMENT_HEADER, *(segment.render() for segment in block)]
-    if quotes:
-        parts += ["[the user's own words in the compressed part, verbatim]", quotes]
     parts.append(DATA_CLOSE)
     return "\n".join(parts)
 
@@ -101,10 +104,9 @@ def build_send_view(
     covered_end = block[-1].uid_end if block else 0
     covered = [m for m in visible if m.uid <= covered_end]
     raw = [m for m in visible if m.uid > covered_end]
-    quotes = build_quote_track(covered, profile.tokens(profile.quote_budget), count).render() if block else ""
     slot = slot_text if conversation.memory_mode != "off" else ""
     head = [ChatMessage("system", system_prompt)]
-    data_text = render_data_block(slot, block, quotes) if (slot or block) else ""
+    data_text = render_data_block(slot, block) if (slot or block) else ""
     if data_text:
         head += [ChatMessage("user", data_text), ChatMessage("assistant", DATA_ACK)]
     starts = turn_starts(raw) or [0]

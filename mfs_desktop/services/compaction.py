@@ -25,7 +25,6 @@ from mfs_desktop.compaction.segments import (
     compactor_input,
     degraded_items,
     draft_segment,
-    source_digest,
     verify_items,
 )
 from mfs_desktop.context.profile import ContextProfile
@@ -152,11 +151,11 @@ class Compaction:
         if len(block) < 1:
             return False
 
-        def digest_of(uid_start: int, uid_end: int) -> str:
-            return source_digest(self.session.transcript.messages(conversation_id, uid_from=uid_start, uid_to=uid_end))
+        def range_of(uid_start: int, uid_end: int) -> list[Message]:
+            return self.session.transcript.messages(conversation_id, uid_from=uid_start, uid_to=uid_end)
 
         step, reason = plan_consolidation(block, self.profile, self.count, tail_tokens=tail_tokens,
-                                          emergency=emergency, digest_of=digest_of)
+                                          emergency=emergency, range_of=range_of)
         if step is None:
             return False
         outcome = self.segments.replace(conversation_id, step.replaced, step.merged, expected,

@@ -43,7 +43,8 @@ def _draft(row: tuple) -> SegmentDraft:
     return SegmentDraft(uid_start, uid_end, body["turns"][0], body["turns"][1], depth, bool(degraded), digest,
                         tuple(GuideItem(i["text"], tuple(i["source_turns"])) for i in body["items"]),
                         tuple(json.loads(facts)), body.get("dropped_facts", 0),
-                        tuple(tuple(span) for span in body.get("days", ())))
+                        tuple(tuple(span) for span in body.get("days", ())),
+                        tuple(body.get("quotes", ())), body.get("dropped_quotes", 0))
 
 
 class SegmentStore:
@@ -192,6 +193,7 @@ def _insert(connection: Connection, segment_id: str, conversation_id: str, draft
          draft.depth, state, int(draft.degraded), draft.source_digest,
          json.dumps({"turns": [draft.turn_start, draft.turn_end], "dropped_facts": draft.dropped_facts,
                      "days": [list(span) for span in draft.days],
+                     "quotes": list(draft.quotes), "dropped_quotes": draft.dropped_quotes,
                      "items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in draft.items]},
                     ensure_ascii=False),
          json.dumps(list(draft.facts), ensure_ascii=False), tokens, expected.block_version, time.time()))

@@ -1,0 +1,73 @@
+"""The verbatim tracks and the deterministic compactor: what a segment keeps without a model."""
+
+from __future__ import annotations
+
+import threading
+
+from mfs_desktop.compaction.compactor import ExtractiveCompactor
+from mfs_desktop.compaction.consolidate import sink
+from mfs_desktop.compaction.facts import classify
+from mfs_desktop.compaction.segments import degraded_items, draft_segment, verify_items
+from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.runtime.estimate import estimate_text_tokens
+from mfs_desktop.services.session import Session
+from mfs_desktop.store.models import MessageDraft
+
+
+def test_commands_are_told_apart_from_everyday_verbs() -> None:
+    for command in ("Run `make deploy TARGET=node01` to ship it", "$ ls -la /tmp", "git status",
+                    "then run pip install -r requirements.txt"):
+        assert classify(command) == "command", command
+    # LoCoMo filled the fact track with these before any number got in
+    for prose in ("It inspired me to make some art.", "Make sure quotes are straight.", "I curl up with a book."):
+        assert classify(prose) is None, prose
+    assert classify("I have known these friends for 4 years.") == "number"
+
+
+def _range(session: Session, pairs: list[tuple[str, str]]):
+    conversation = session.transcript.create_conversation()
+    for user, answer in pairs:
+        session.transcript.append(conversation.id, [MessageDraft("user", user)])
+        session.transcript.append(conversation.id, [MessageDraft("assistant", answer)])
+    return session.transcript.messages(conversation.id)
+
+
+PAIRS = [
+    ("Hey, how are you?", "Good! I went to the Lisbon workshop with Marta on Friday, it ran for 3 days."),
+    ("Nice. Please always write dates first in my plans.", "Will do. Oh, and the pottery class moved to Tuesday."),
+    ("Cool!", "Yes."),
+    ("I adopted a dog named Pixel from the Hilltop shelter last week.", "That is lovely news, congratulations."),
+]
+
+
+def test_extractive_guide_keeps_both_sides_informative_first_within_target(session: Session) -> None:
+    messages = _range(session, PAIRS)
+    target = 80
+    raw = ExtractiveCompactor(estimate_text_tokens).summarize(messages, target, threading.Event())
+    items = verify_items(raw, [m.turn_ordinal for m in messages], target, estimate_text_tokens)
+    texts = [item.text for item in items]
+    assert any(t.startswith("assistant:") and "Lisbon" in t for t in texts)
+    assert any(t.startswith("user:") and "Pixel" in t for t in texts)
+    assert not any(t in ("user: Cool!", "assistant: Yes.") for t in texts), "pleasantries rank last"
+    assert [items[i].source_turns for i in range(len(items))] == sorted(i.source_turns for i in items)
+
+
+def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_first(session: Session) -> None:
+    profile = ContextProfile(window=4096)
+    chatter = [(f"Today I walked past the {n}th bakery and counted the windows, then went home for tea.",
+                "Sounds nice.") for n in range(12)]
+    first = _range(session, [("Please never schedule anything before nine for me.", "Understood."), *chatter])
+    second = _range(session, [*chatter, ("From now on, call my sister Bee.", "Noted.")])
+    count = estimate_text_tokens
+    segments = [draft_segment(part, degraded_items(part), degraded=True, profile=profile, count=count)
+                for part in (first, second)]
+    for segment in segments:
+        assert segment.quotes and sum(count(q) for q in segment.quotes) <= profile.segment_quote_tokens
+        assert "the user's own words, verbatim:" in segment.render()
+        assert segment.dropped_quotes > 0, "the chatter does not all fit a quarter of the track"
+    merged = sink(segments, profile, count, [*first, *second])
+    before = sum(count(q) for s in segments for q in s.quotes)
+    after = sum(count(q) for q in merged.quotes)
+    assert after <= max(profile.segment_quote_tokens, (1 - profile.shrink) * before)
+    assert any("never schedule anything before nine" in q for q in merged.quotes)
+    assert any("call my sister Bee" in q for q in merged.quotes)
