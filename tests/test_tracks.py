@@ -7,7 +7,7 @@ import threading
 from mfs_desktop.compaction.compactor import ExtractiveCompactor
 from mfs_desktop.compaction.consolidate import sink
 from mfs_desktop.compaction.facts import classify
-from mfs_desktop.compaction.segments import degraded_items, draft_segment, verify_items
+from mfs_desktop.compaction.segments import draft_segment, extract_items, verify_items
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.session import Session
@@ -59,7 +59,7 @@ def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_firs
     first = _range(session, [("Please never schedule anything before nine for me.", "Understood."), *chatter])
     second = _range(session, [*chatter, ("From now on, call my sister Bee.", "Noted.")])
     count = estimate_text_tokens
-    segments = [draft_segment(part, degraded_items(part), degraded=True, profile=profile, count=count)
+    segments = [draft_segment(part, extract_items(part, 100, estimate_text_tokens), degraded=True, profile=profile, count=count)
                 for part in (first, second)]
     for segment in segments:
         assert segment.quotes and sum(count(q) for q in segment.quotes) <= profile.segment_quote_tokens

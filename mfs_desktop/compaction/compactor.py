@@ -10,13 +10,11 @@
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from mfs_desktop.compaction.facts import pieces
-from mfs_desktop.compaction.segments import compactor_input
+from mfs_desktop.compaction.segments import compactor_input, extract_items
 from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings
 from mfs_desktop.store.models import Message
 
@@ -35,11 +33,7 @@ class Compactor(Protocol):
 
 
 class ExtractiveCompactor:
-    """No model: the range's most informative sentences, both speakers, cited, up to the target.
-
-    A sentence scores for names, numbers and substance; questions and short pleasantries
-    score low. The user's own words are also kept verbatim in the segment's quote track, so
-    the guide is where the assistant's side survives."""
+    """No model: the range's most informative sentences (see `extract_items`), as JSON."""
 
     name = "extractive"
 
@@ -47,38 +41,9 @@ class ExtractiveCompactor:
         self._count = count
 
     def summarize(self, messages: Sequence[Message], target_tokens: int, cancel: threading.Event) -> str:
-        candidates = []  # (score, order, role, sentence, turn)
-        for message in messages:
-            if message.role not in ("user", "assistant") or not message.text:
-                continue
-            for sentence in pieces(message.text):
-                sentence = sentence.strip()[:SENTENCE_CHARS]
-                candidates.append((-informative(sentence), len(candidates), message.role, sentence,
-                                   message.turn_ordinal))
-        chosen: list[tuple[int, dict]] = []
-        seen: set[str] = set()
-        used = 2
-        for _, order, role, sentence, turn in sorted(candidates):
-            text = f"{role}: {sentence}"
-            cost = self._count(text) + 12
-            if text in seen or (chosen and used + cost > target_tokens):
-                continue
-            seen.add(text)
-            chosen.append((order, {"text": text, "source_turns": [turn]}))
-            used += cost
-        return json.dumps({"items": [item for _, item in sorted(chosen)]}, ensure_ascii=False)
-
-
-SENTENCE_CHARS = 200
-_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+")
-_DIGITS = re.compile(r"\d+")
-
-
-def informative(sentence: str) -> float:
-    """How much a sentence is likely to be asked about later: names, numbers, length."""
-    words = len(sentence.split())
-    score = 2 * len(_NAME.findall(sentence)) + 2 * len(_DIGITS.findall(sentence)) + min(words, 25) / 5
-    return score - (3 if sentence.endswith("?") else 0) - (2 if words < 5 else 0)
+        items = extract_items(messages, target_tokens, self._count)
+        return json.dumps({"items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in items]},
+                          ensure_ascii=False)
 
 
 def item_schema(turns: Sequence[int], max_items: int) -> dict:

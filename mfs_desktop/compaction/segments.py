@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from mfs_desktop.compaction.facts import Fact, extract_facts, within_budget
+from mfs_desktop.compaction.facts import Fact, extract_facts, pieces, within_budget
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
@@ -24,7 +25,9 @@ MAX_ITEMS = 256
 MAX_ITEM_BYTES = 4096
 MAX_SOURCE_TURNS = 32
 TOOL_HEAD, TOOL_TAIL, TOOL_FACTS = 400, 200, 12
-DEGRADED_HEAD, DEGRADED_TAIL = 120, 60
+SENTENCE_CHARS = 200
+_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+")
+_DIGITS = re.compile(r"\d+")
 
 
 class CompactorOutputRejected(Exception):
@@ -167,21 +170,38 @@ def verify_items(raw: str, turns: Sequence[int], target_tokens: int, count: Coun
     return tuple(verified)
 
 
-def degraded_items(messages: Sequence[Message]) -> tuple[GuideItem, ...]:
-    """No model: each message's head and tail, citing its turn (seed 003 section 4.7)."""
-    items = []
-    seen: set[str] = set()
+def extract_items(messages: Sequence[Message], target_tokens: int, count: Counter) -> tuple[GuideItem, ...]:
+    """The guide without a model: the range's most informative sentences, both speakers, each
+    citing its turn, in transcript order, within the target. A sentence scores for names,
+    numbers and substance; questions and short pleasantries score low. The user's words are
+    also kept verbatim in the quote track, so this is where the assistant's side survives.
+    It is the deterministic compactor, and the degraded guide when a compactor fails
+    (invariant 9): seed 003 section 4.7's head and tail of every message kept short LoCoMo
+    messages whole, so a degraded segment hardly compressed at all."""
+    candidates = []  # (-score, order, text, turn): most informative first, then oldest
     for message in messages:
-        text = " ".join(message.text.split())
-        if not text:
+        if message.role not in ("user", "assistant"):
             continue
-        clipped = text if len(text) <= DEGRADED_HEAD + DEGRADED_TAIL + 3 else \
-            f"{text[:DEGRADED_HEAD]} … {text[-DEGRADED_TAIL:]}"
-        line = f"{message.role}: {clipped}"
-        if line not in seen:
-            seen.add(line)
-            items.append(GuideItem(line, (message.turn_ordinal,)))
-    return tuple(items)
+        for sentence in pieces(message.text):
+            text = f"{message.role}: {sentence.strip()[:SENTENCE_CHARS]}"
+            candidates.append((-_informative(sentence), len(candidates), text, message.turn_ordinal))
+    chosen: list[tuple[int, GuideItem]] = []
+    seen: set[str] = set()
+    used = 2
+    for _, order, text, turn in sorted(candidates):
+        cost = count(text) + 12  # the item's JSON around it
+        if text in seen or (chosen and used + cost > target_tokens):
+            continue
+        seen.add(text)
+        chosen.append((order, GuideItem(text, (turn,))))
+        used += cost
+    return tuple(item for _, item in sorted(chosen, key=lambda pair: pair[0]))
+
+
+def _informative(sentence: str) -> float:
+    words = len(sentence.split())
+    score = 2 * len(_NAME.findall(sentence)) + 2 * len(_DIGITS.findall(sentence)) + min(words, 25) / 5
+    return score - (3 if sentence.rstrip().endswith("?") else 0) - (2 if words < 5 else 0)
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:

@@ -23,8 +23,8 @@ from mfs_desktop.compaction.segments import (
     SegmentDraft,
     choose_range,
     compactor_input,
-    degraded_items,
     draft_segment,
+    extract_items,
     verify_items,
 )
 from mfs_desktop.context.profile import ContextProfile
@@ -102,7 +102,7 @@ class Compaction:
             log.info("compaction of %s degraded: %s", plan.conversation_id, type(exc).__name__)
         except Exception as exc:  # a compactor bug must not block the conversation either
             log.warning("compactor failed unexpectedly (%s); degraded segment", type(exc).__name__)
-        return degraded_items(plan.messages), True
+        return extract_items(plan.messages, plan.target_tokens, self.count), True
 
     def run(self, plan: CompactionPlan, compactor: Compactor, cancel: threading.Event) -> CommitOutcome:
         if plan.upgrade_of is not None:
