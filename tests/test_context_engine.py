@@ -257,13 +257,15 @@ def test_invariant_9_compactor_failure_degrades_and_answer_comes(session: Sessio
     service.close()
 
 
-def test_coverage_check_finds_gaps_and_overlaps_fast() -> None:
+def test_coverage_check_finds_gaps_and_overlaps_in_linear_time() -> None:
     from mfs_desktop.compaction.coverage import check_coverage
 
     uids = list(range(1, 30_001))
     ranges = [(1 + 10 * i, 10 + 10 * i) for i in range(3000)]
     report = check_coverage(ranges, uids)
-    assert report.ok and report.ms < 5.0, report
+    # ~3 ms here; the bound only catches a pass that became quadratic (seconds), not a busy CI
+    # machine, which made a 5 ms bound fail under load
+    assert report.ok and report.ms < 250.0, report
     holed = ranges[:100] + ranges[101:]
     assert check_coverage(holed, uids).gaps == ((1001, 1010),)
     overlapping = [*ranges[:5], (45, 60)]

@@ -7,6 +7,7 @@ import threading
 from mfs_desktop.compaction.compactor import ExtractiveCompactor
 from mfs_desktop.compaction.consolidate import sink
 from mfs_desktop.compaction.facts import classify
+from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.segments import draft_segment, extract_items, verify_items
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
@@ -71,3 +72,14 @@ def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_firs
     assert after <= max(profile.segment_quote_tokens, (1 - profile.shrink) * before)
     assert any("never schedule anything before nine" in q for q in merged.quotes)
     assert any("call my sister Bee" in q for q in merged.quotes)
+
+
+def test_requests_in_the_imperative_bind_like_always_and_never(session: Session) -> None:
+    chatter = "We walked along the river and talked about the old bakery near the station for hours."
+    messages = _range(session, [(f"{chatter} Keep your answers warm but short. {chatter}", "Sure."),
+                                (f"{chatter} Ask me before you plan anything on weekends.", "Noted."),
+                                (f"{chatter} I keep going back there.", "Nice.")])
+    track = build_quote_track(messages, 30, estimate_text_tokens)
+    assert [line.split(") ", 1)[1] for line in track.lines] == [
+        "Keep your answers warm but short.", "Ask me before you plan anything on weekends."]
+    assert track.dropped_sentences == 5

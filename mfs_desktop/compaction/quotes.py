@@ -19,7 +19,10 @@ from mfs_desktop.store.models import Message
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
 _BINDING = re.compile(
     r"(?i)\b(always|never|from now on|don't|do not|must|mustn't|should|shouldn't|please|make sure|remember|"
-    r"prefer|i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only|every time|avoid|stop)\b")
+    r"prefer|i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only|every time|avoid|stop)\b"
+    # a request in the imperative: "Keep your answers short.", "Ask me before …"
+    r"|^\s*(keep|ask|remind|tell|use|write|give|let|call|answer|explain|show|check|list|add|include|mention|spell|"
+    r"put|start|try|send|reply)\b")
 
 
 @dataclass(frozen=True)
