@@ -229,7 +229,11 @@ def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Sessio
     assert shown == [f"{s['uid_start']}–{s['uid_end']}" for s in segments]
     window.show_segment(segments[0]["uid_start"])
     qtbot.waitUntil(lambda: "Original messages" in window.layers.detail.toPlainText(), timeout=5_000)
-    assert "/var/log/s1.log" in window.layers.detail.toPlainText()
+    detail = window.layers.detail.toPlainText()
+    assert "/var/log/s1.log" in detail
+    kept = detail.split("Your words, verbatim")[1].split("Original messages")[0]
+    assert ": the service on port 80" in kept and " … " in kept, kept  # the newest, clipped: the budget fits one
+    assert window.layers.segments.topLevelItem(0).text(6) == str(segments[0]["quotes"]) != "0"
 
 
 def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monkeypatch) -> None:

@@ -44,7 +44,8 @@ class Fact:
         return f"[uid {self.uid}] {self.text}"
 
 
-def _clip(line: str) -> str:
+def clip(line: str) -> str:
+    """A long line keeps its head and tail around ' … '."""
     line = line.strip()
     return line if len(line) <= HEAD + TAIL + 3 else f"{line[:HEAD]} … {line[-TAIL:]}"
 
@@ -78,7 +79,7 @@ def extract_facts(messages: Iterable[tuple[int, str, str]]) -> list[Fact]:
     for uid, text, role in messages:
         for piece in pieces(text):
             kind = classify(piece)
-            clipped = _clip(piece)
+            clipped = clip(piece)
             if kind and clipped not in seen:
                 seen.add(clipped)
                 facts.append(Fact(uid, kind, clipped, role))

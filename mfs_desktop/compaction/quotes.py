@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mfs_desktop.compaction.facts import pieces
+from mfs_desktop.compaction.facts import clip, pieces
 from mfs_desktop.store.models import Message
 
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
@@ -55,7 +55,7 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             continue
         for sentence in pieces(message.text):
             binding = 0 if _BINDING.search(sentence) or message.origin == "quoted_ai_annotated" else 1
-            units.append((binding, -message.uid, order, f"(uid {message.uid}) {sentence.strip()}"))
+            units.append((binding, -message.uid, order, f"(uid {message.uid}) {clip(sentence)}"))
             order += 1
     chosen: list[tuple[int, str]] = []
     used = 0

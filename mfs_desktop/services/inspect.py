@@ -53,7 +53,7 @@ def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
         "segments": [{
             "uid_start": s.uid_start, "uid_end": s.uid_end, "turn_start": s.turn_start, "turn_end": s.turn_end,
             "depth": s.depth, "degraded": s.degraded, "tokens": estimate_text_tokens(s.render()),
-            "items": len(s.items), "facts": len(s.facts),
+            "items": len(s.items), "facts": len(s.facts), "quotes": len(s.quotes),
         } for s in block],
         "coverage": {"ok": coverage.ok, "gaps": [list(g) for g in coverage.gaps],
                      "overlaps": [list(o) for o in coverage.overlaps], "ms": coverage.ms},
@@ -76,6 +76,7 @@ def segment_detail(session: Session, conversation_id: str, uid_start: int) -> di
         "turn_end": segment.turn_end, "depth": segment.depth, "degraded": segment.degraded,
         "items": [{"text": item.text, "source_turns": list(item.source_turns)} for item in segment.items],
         "facts": list(segment.facts), "dropped_facts": segment.dropped_facts,
+        "quotes": list(segment.quotes), "dropped_quotes": segment.dropped_quotes,
         "originals": [{"uid": m.uid, "turn": m.turn_ordinal, "role": m.role, "text": m.text} for m in originals],
     }
 

@@ -73,12 +73,13 @@ class ContextLayersTab(QWidget):
         layout.addWidget(self.coverage)
         splitter = QSplitter(Qt.Orientation.Vertical)
         self.segments = QTreeWidget()
-        self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", ""])
+        self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", "your words", ""])
         self.segments.setRootIsDecorated(False)
         self.segments.itemClicked.connect(lambda item: self.segment_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole)))
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
-        self.detail.setPlaceholderText("Click a segment to see its items, facts and the original messages it covers.")
+        self.detail.setPlaceholderText("Click a segment to see its items, facts, your words it keeps verbatim and "
+                                       "the original messages it covers.")
         splitter.addWidget(self.segments)
         splitter.addWidget(self.detail)
         layout.addWidget(splitter, 1)
@@ -112,16 +113,16 @@ class ContextLayersTab(QWidget):
             item = QTreeWidgetItem([
                 depth_label(segment["depth"]), f"{segment['uid_start']}–{segment['uid_end']}",
                 f"{segment['turn_start']}–{segment['turn_end']}", str(segment["tokens"]), str(segment["items"]),
-                str(segment["facts"]), "degraded" if segment["degraded"] else ""])
+                str(segment["facts"]), str(segment["quotes"]), "degraded" if segment["degraded"] else ""])
             item.setData(0, Qt.ItemDataRole.UserRole, segment["uid_start"])
             if segment["degraded"]:
-                item.setForeground(6, QColor("#8a5a00"))
+                item.setForeground(7, QColor("#8a5a00"))
             self.segments.addTopLevelItem(item)
         for column in range(self.segments.columnCount()):
             self.segments.resizeColumnToContents(column)
         for gap in coverage["gaps"]:
-            item = QTreeWidgetItem(["gap", f"{gap[0]}–{gap[1]}", "", "", "", "", "not covered"])
-            for column in range(7):
+            item = QTreeWidgetItem(["gap", f"{gap[0]}–{gap[1]}", "", "", "", "", "", "not covered"])
+            for column in range(8):
                 item.setForeground(column, GAP_COLOUR)
             self.segments.addTopLevelItem(item)
 
@@ -135,6 +136,11 @@ class ContextLayersTab(QWidget):
         parts += [f"<li><code>{html.escape(fact)}</code></li>" for fact in detail["facts"]]
         if detail["dropped_facts"]:
             parts.append(f"<li><i>{detail['dropped_facts']} more not kept here (recall_history has them)</i></li>")
+        parts.append("</ul><h4>Your words, verbatim</h4><ul>")
+        parts += [f"<li>{html.escape(quote)}</li>" for quote in detail["quotes"]]
+        if detail["dropped_quotes"]:
+            parts.append(f"<li><i>{detail['dropped_quotes']} less binding sentences not kept here "
+                         "(recall_history has them)</i></li>")
         parts.append("</ul><h4>Original messages</h4>")
         parts += [f"<p><b>uid {m['uid']} · turn {m['turn']} · {m['role']}</b><br>"
                   f"{html.escape(m['text']).replace(chr(10), '<br>')}</p>" for m in detail["originals"]]
