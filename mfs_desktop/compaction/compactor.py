@@ -42,8 +42,7 @@ class ExtractiveCompactor:
 
     def summarize(self, messages: Sequence[Message], target_tokens: int, cancel: threading.Event) -> str:
         items = extract_items(messages, target_tokens, self._count)
-        return json.dumps({"items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in items]},
-                          ensure_ascii=False)
+        return json.dumps({"items": [item.as_dict() for item in items]}, ensure_ascii=False)
 
 
 def item_schema(turns: Sequence[int], max_items: int) -> dict:

@@ -39,6 +39,10 @@ class GuideItem:
     text: str
     source_turns: tuple[int, ...]
 
+    def as_dict(self) -> dict:
+        """The item as the compactor writes it and the store keeps it."""
+        return {"text": self.text, "source_turns": list(self.source_turns)}
+
 
 @dataclass(frozen=True)
 class SegmentDraft:

@@ -194,7 +194,7 @@ def _insert(connection: Connection, segment_id: str, conversation_id: str, draft
          json.dumps({"turns": [draft.turn_start, draft.turn_end], "dropped_facts": draft.dropped_facts,
                      "days": [list(span) for span in draft.days],
                      "quotes": list(draft.quotes), "dropped_quotes": draft.dropped_quotes,
-                     "items": [{"text": i.text, "source_turns": list(i.source_turns)} for i in draft.items]},
+                     "items": [item.as_dict() for item in draft.items]},
                     ensure_ascii=False),
          json.dumps(list(draft.facts), ensure_ascii=False), tokens, expected.block_version, time.time()))
 
