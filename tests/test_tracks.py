@@ -8,6 +8,7 @@ from mfs_desktop.compaction.compactor import ExtractiveCompactor
 from mfs_desktop.compaction.consolidate import sink
 from mfs_desktop.compaction.facts import classify
 from mfs_desktop.compaction.quotes import build_quote_track
+from mfs_desktop.compaction.salience import content_words, pick_salient
 from mfs_desktop.compaction.segments import draft_segment, extract_items, verify_items
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
@@ -83,3 +84,36 @@ def test_requests_in_the_imperative_bind_like_always_and_never(session: Session)
     assert [line.split(") ", 1)[1] for line in track.lines] == [
         "Keep your answers warm but short.", "Ask me before you plan anything on weekends."]
     assert track.dropped_sentences == 5
+
+
+def test_salience_prefers_what_is_said_once_over_what_is_said_every_turn() -> None:
+    texts = ["Wow, that is so awesome!", "Thanks, that sounds great!", "Wow, great!",
+             "My grandma gave me this necklace in Sweden.", "That is awesome, thanks!"]
+    costs = [estimate_text_tokens(t) for t in texts]
+    assert pick_salient(texts, costs, costs[3]) == [3]
+    assert pick_salient(texts, costs, 0) == []
+    assert pick_salient(texts, costs, 0, at_least_one=True) == [3], "a tiny target still yields a guide"
+    assert content_words("Thanks, that sounds great!") == frozenset(), "nothing in it to keep"
+
+
+def test_salience_covers_different_things_before_restating_one() -> None:
+    texts = ["The Lisbon workshop with Marta ran for 3 days.", "Marta said the Lisbon workshop ran for 3 days.",
+             "I adopted a dog named Pixel from the Hilltop shelter."]
+    costs = [estimate_text_tokens(t) for t in texts]
+    picked = pick_salient(texts, costs, costs[0] + costs[2])
+    assert picked in ([0, 2], [1, 2]), "the second telling of the workshop adds less than the dog"
+    assert pick_salient(texts, costs, sum(costs)) == [0, 1, 2], "in the given order, all within budget"
+
+
+def test_the_quote_track_fills_with_what_the_user_told_not_with_chat(session: Session) -> None:
+    messages = _range(session, [("Keep it up! Wow, that looks great!", "Thanks."),
+                                ("That must have been awesome. I started learning the cello in Oslo last May.", "Nice."),
+                                ("Check out my painting! Never book me flights before nine.", "Noted.")])
+    track = build_quote_track(messages, 30, estimate_text_tokens)
+    assert [line.split(") ", 1)[1] for line in track.lines] == [
+        "I started learning the cello in Oslo last May.", "Never book me flights before nine."]
+    shown = build_quote_track(messages, 30, estimate_text_tokens,
+                              shown=frozenset({"I started learning the cello in Oslo last May."}))
+    assert not any("cello" in line for line in shown.lines), "the guide holds it already"
+    assert track.dropped_sentences == 6 - len(track.lines)
+    assert shown.dropped_sentences == 6 - 1 - len(shown.lines), "a sentence the guide shows is not counted as lost"

@@ -4,7 +4,7 @@ When the block reaches `consolidate_at` of its budget, the oldest group of same-
 segments merges into one deeper segment — if the payback gate (tokens re-prefilled after the
 block ÷ tokens freed ≤ `payback_turns`) and the shrink gate (freed ≥ `shrink` × before; in an
 emergency any real shrink) both pass. The merge is the deterministic sink: the union of fact
-lines (facts are never merged away), each guide item cut to 120 characters. Past depth 3, the
+lines (facts are never merged away), the most telling guide items cut to 120 characters. Past depth 3, the
 terminal step evicts the oldest guide prose while its facts stay; only when facts alone
 overflow does the last step thin the oldest segment's facts, bare numbers first, and count
 what it dropped. Merging late beats merging often: every block change re-prefills everything
@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
 from mfs_desktop.compaction.quotes import build_quote_track
-from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days, source_digest
+from mfs_desktop.compaction.salience import pick_salient
+from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days, source_digest, users_sentences
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -41,30 +42,26 @@ def _cut(text: str) -> str:
 def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int],
          messages: Sequence[Message]) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
-    merged away), the guide items cut short, bounded like any compactor output: a quarter
-    of what it replaces, and the user's words of the whole range chosen again (binding
+    merged away), the most telling guide items of the group cut short, bounded like any
+    compactor output: a quarter of what it replaces, and the user's words of the whole range chosen again (binding
     sentences first) from `messages`, the transcript range the merged segment covers."""
     kept: list[str] = []
     for segment in group:
         kept += [f for f in segment.facts if f not in kept]
     prose_budget = profile.output_target(sum(count(s.render()) for s in group))
-    items = []
-    seen: set[str] = set()
-    used = 0
+    candidates: dict[str, GuideItem] = {}
     for segment in group:
         for item in segment.items:
-            text = _cut(item.text)
-            cost = count(text) + 6
-            if text in seen or (items and used + cost > prose_budget):
-                continue
-            seen.add(text)
-            items.append(GuideItem(text, item.source_turns))
-            used += cost
+            candidates.setdefault(_cut(item.text), GuideItem(_cut(item.text), item.source_turns))
+    texts = list(candidates)
+    picked = pick_salient(texts, [count(text) + 6 for text in texts], prose_budget, at_least_one=True)
+    items = [candidates[texts[i]] for i in picked]
     depth = min(profile.max_depth, max(s.depth for s in group) + 1)
     # The merged quotes shrink like the rest (so the shrink gate can pass) but no further:
     # the oldest standing requirements live here.
     kept_quotes = sum(count(quote) for segment in group for quote in segment.quotes)
-    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, int((1 - profile.shrink) * kept_quotes)), count)
+    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, int((1 - profile.shrink) * kept_quotes)), count,
+                               shown=users_sentences(items))
     return SegmentDraft(
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),

@@ -4,25 +4,28 @@ built per segment for the range it covers.
 Origins: own words (kept), quoted AI (a short marker pointing at the quoted uid), quoted AI
 with annotation (kept whole), document (a pointer to its snapshot). When the words do not
 all fit, sentences that bind the assistant — requests, constraints, preferences,
-corrections — go first, newest first within a class, and the drop is counted.
+corrections — go first, newest first, then the most telling of the rest; the drop is counted.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from mfs_desktop.compaction.facts import clip, pieces
+from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.store.models import Message
 
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
 _BINDING = re.compile(
-    r"(?i)\b(always|never|from now on|don't|do not|must|mustn't|should|shouldn't|please|make sure|remember|"
-    r"prefer|i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only|every time|avoid|stop)\b"
-    # a request in the imperative: "Keep your answers short.", "Ask me before …"
-    r"|^\s*(keep|ask|remind|tell|use|write|give|let|call|answer|explain|show|check|list|add|include|mention|spell|"
-    r"put|start|try|send|reply)\b")
+    r"(?i)\b(always|never|from now on|don't|do not|must(?!\s*(have|'ve)\s+been)|mustn't|should|shouldn't|please|"
+    r"make sure|remember|prefer|i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only|"
+    r"every time|avoid|stop)\b"
+    # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
+    # before …"; "Keep it up!" and "Check out my painting!" are chat, not requirements
+    r"|^\s*(keep|ask|remind|tell|use|write|give|let|call|answer|explain|list|add|include|mention|spell|"
+    r"put|start|try|send|reply)\b(?=(\W+\w+){3})")
 
 
 @dataclass(frozen=True)
@@ -41,29 +44,40 @@ def _origin_line(message: Message, count: Callable[[str], int]) -> str | None:
     return None
 
 
-def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Callable[[str], int]) -> QuoteTrack:
-    """The covered range's user messages, fitted to `budget_tokens`."""
-    units: list[tuple[int, int, int, str]] = []  # (class, -uid, order, text): binding first, newest first
-    order = 0
+def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Callable[[str], int], *,
+                      shown: Collection[str] = frozenset()) -> QuoteTrack:
+    """The covered range's user messages, fitted to `budget_tokens`: markers and binding
+    sentences first, newest first; the rest of the budget to the most telling of the other
+    sentences (`pick_salient`), leaving out those in `shown`, which the guide holds verbatim."""
+    binding: list[tuple[int, int, str]] = []  # (-uid, order, line)
+    other: list[tuple[int, str, str]] = []  # (order, line, sentence)
+    total = in_guide = 0
     for message in messages:
         if message.role != "user":
             continue
         marker = _origin_line(message, count)
         if marker is not None:
-            units.append((0, -message.uid, order, marker))
-            order += 1
+            binding.append((-message.uid, total, marker))
+            total += 1
             continue
         for sentence in pieces(message.text):
-            binding = 0 if _BINDING.search(sentence) or message.origin == "quoted_ai_annotated" else 1
-            units.append((binding, -message.uid, order, f"(uid {message.uid}) {clip(sentence)}"))
-            order += 1
+            line = f"(uid {message.uid}) {clip(sentence)}"
+            if _BINDING.search(sentence) or message.origin == "quoted_ai_annotated":
+                binding.append((-message.uid, total, line))
+            elif clip(sentence) in shown:
+                in_guide += 1
+            else:
+                other.append((total, line, clip(sentence)))
+            total += 1
     chosen: list[tuple[int, str]] = []
     used = 0
-    for unit in sorted(units):
-        cost = count(unit[3])
-        if used + cost > budget_tokens:
-            continue
-        chosen.append((unit[2], unit[3]))
-        used += cost
+    for _, order, line in sorted(binding):
+        cost = count(line)
+        if used + cost <= budget_tokens:
+            chosen.append((order, line))
+            used += cost
+    picked = pick_salient([sentence for _, _, sentence in other], [count(line) for _, line, _ in other],
+                          budget_tokens - used)
+    chosen += [other[i][:2] for i in picked]
     chosen.sort()
-    return QuoteTrack(tuple(text for _, text in chosen), len(units) - len(chosen))
+    return QuoteTrack(tuple(line for _, line in chosen), total - in_guide - len(chosen))

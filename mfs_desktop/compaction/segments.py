@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from mfs_desktop.compaction.facts import Fact, extract_facts, pieces, within_budget
+from mfs_desktop.compaction.facts import Fact, clip, extract_facts, pieces, within_budget
 from mfs_desktop.compaction.quotes import build_quote_track
+from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -25,9 +25,6 @@ MAX_ITEMS = 256
 MAX_ITEM_BYTES = 4096
 MAX_SOURCE_TURNS = 32
 TOOL_HEAD, TOOL_TAIL, TOOL_FACTS = 400, 200, 12
-SENTENCE_CHARS = 200
-_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+")
-_DIGITS = re.compile(r"\d+")
 
 
 class CompactorOutputRejected(Exception):
@@ -175,37 +172,34 @@ def verify_items(raw: str, turns: Sequence[int], target_tokens: int, count: Coun
 
 
 def extract_items(messages: Sequence[Message], target_tokens: int, count: Counter) -> tuple[GuideItem, ...]:
-    """The guide without a model: the range's most informative sentences, both speakers, each
-    citing its turn, in transcript order, within the target. A sentence scores for names,
-    numbers and substance; questions and short pleasantries score low. The user's words are
-    also kept verbatim in the quote track, so this is where the assistant's side survives.
-    It is the deterministic compactor, and the degraded guide when a compactor fails
-    (invariant 9): seed 003 section 4.7's head and tail of every message kept short LoCoMo
-    messages whole, so a degraded segment hardly compressed at all."""
-    candidates = []  # (-score, order, text, turn): most informative first, then oldest
+    """The guide without a model: the range's most telling sentences (`pick_salient`), both
+    speakers, each citing its turn, in transcript order, within the target. It is the
+    deterministic compactor, and the degraded guide when a compactor fails (invariant 9):
+    seed 003 section 4.7's head and tail of every message kept short LoCoMo messages whole,
+    so a degraded segment hardly compressed at all."""
+    texts: list[str] = []
+    turns: list[int] = []
     for message in messages:
         if message.role not in ("user", "assistant"):
             continue
         for sentence in pieces(message.text):
-            text = f"{message.role}: {sentence.strip()[:SENTENCE_CHARS]}"
-            candidates.append((-_informative(sentence), len(candidates), text, message.turn_ordinal))
-    chosen: list[tuple[int, GuideItem]] = []
-    seen: set[str] = set()
-    used = 2
-    for _, order, text, turn in sorted(candidates):
-        cost = count(text) + 12  # the item's JSON around it
-        if text in seen or (chosen and used + cost > target_tokens):
-            continue
-        seen.add(text)
-        chosen.append((order, GuideItem(text, (turn,))))
-        used += cost
-    return tuple(item for _, item in sorted(chosen, key=lambda pair: pair[0]))
+            text = spoken(message.role, sentence)
+            if text not in texts:
+                texts.append(text)
+                turns.append(message.turn_ordinal)
+    costs = [count(text) + 12 for text in texts]  # the item's JSON around it
+    return tuple(GuideItem(texts[i], (turns[i],)) for i in pick_salient(texts, costs, target_tokens - 2, at_least_one=True))
 
 
-def _informative(sentence: str) -> float:
-    words = len(sentence.split())
-    score = 2 * len(_NAME.findall(sentence)) + 2 * len(_DIGITS.findall(sentence)) + min(words, 25) / 5
-    return score - (3 if sentence.rstrip().endswith("?") else 0) - (2 if words < 5 else 0)
+def spoken(role: str, sentence: str) -> str:
+    """A sentence as the extractive guide cites it."""
+    return f"{role}: {clip(sentence)}"
+
+
+def users_sentences(items: Sequence[GuideItem]) -> frozenset[str]:
+    """The user's sentences a guide already holds word for word (an extractive guide's): the
+    quote track need not spend its budget on them again."""
+    return frozenset(item.text.removeprefix("user: ") for item in items if item.text.startswith("user: "))
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
@@ -241,7 +235,7 @@ def draft_segment(
     count: Counter, depth: int = 0,
 ) -> SegmentDraft:
     facts, dropped = fact_lines(messages, profile, count)
-    quotes = build_quote_track(messages, profile.segment_quote_tokens, count)
+    quotes = build_quote_track(messages, profile.segment_quote_tokens, count, shown=users_sentences(items))
     return SegmentDraft(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
