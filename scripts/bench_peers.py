@@ -9,7 +9,9 @@ and is measured with the bundled model's real tokenizer and chat template:
   minimum is what sending everything to an unbounded window would prefill (the new tokens);
 - compactor calls and the tokens they read; maximum payload ÷ window;
 - evidence presence: for each LoCoMo question of categories 1–4, whether its evidence turns are
-  verbatim in the final send view or its normalised answer appears there, per category;
+  verbatim in the final send view or its normalised answer appears there as whole words, per
+  category; and the same share averaged over 20 views of the second half, each against the
+  questions whose evidence came before it (one final view falls anywhere between two events);
 - a planted-facts run: numbers, paths, commands and plain-language requirements inserted into
   user messages of one conversation, and the share still verbatim at the end;
 - with --clock, the embedded model as compactor of `mfs` and `rolling` at the first window
@@ -57,6 +59,10 @@ from mfs_desktop.services.unlock import DataDir  # noqa: E402
 STRATEGIES = ("mfs", "sliding", "shift", "rolling")
 SLIDING_SAMPLE = 10  # sliding re-prefills most of its window each turn: time one request in ten
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+# The final view is one moment: a strategy that compacts in steps holds more raw text just
+# before an event than just after it. Evidence is also read at this many user turns spread
+# over the second half, each against the questions whose evidence came before it.
+VIEWS_SAMPLED = 20
 PLANTED = ([f"My staging database listens on port {5400 + n} and its dump lives at /var/dumps/stage-{n:03d}.sql"
             for n in range(12)]
            + [f"To rebuild the index run `indexer --shard {n} --threads 4` before noon" for n in range(10)]
@@ -79,8 +85,12 @@ def normalised(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", str(text).lower()).split())
 
 
-def evidence_presence(document: dict, messages: list[Utterance], final_text: str) -> dict:
+def evidence_presence(document: dict, messages: list[Utterance], final_text: str, before: int | None = None) -> dict:
+    """Per category, the share of questions whose evidence turns are all verbatim in the text or
+    whose answer is in it (normalised); with `before`, only questions whose evidence all came
+    before message `before`."""
     by_id = {m.dia_id: m.text for m in messages}
+    position = {m.dia_id: i for i, m in enumerate(messages)}
     flat = normalised(final_text)
     totals: dict[str, list[int]] = {name: [0, 0] for name in CATEGORIES.values()}
     for question in document.get("qa", []):
@@ -88,13 +98,32 @@ def evidence_presence(document: dict, messages: list[Utterance], final_text: str
         evidence = [by_id[e] for e in question.get("evidence", []) if e in by_id]
         if name is None or (not evidence and "answer" not in question):
             continue
+        if before is not None and not (evidence and all(position[e] < before for e in question["evidence"]
+                                                          if e in position)):
+            continue
         verbatim = bool(evidence) and all(text in final_text for text in evidence)
-        answered = "answer" in question and normalised(question["answer"]) in flat
+        # whole words: "3 km" is not in "23 km"
+        answered = "answer" in question and f" {normalised(question['answer'])} " in f" {flat} "
         totals[name][0] += verbatim or answered
         totals[name][1] += 1
     shares = {name: round(hit / total, 3) if total else None for name, (hit, total) in totals.items()}
     hits, total = sum(h for h, _ in totals.values()), sum(t for _, t in totals.values())
     return {"per_category": shares, "all": round(hits / total, 3) if total else None, "questions": total}
+
+
+def sampled_turns(messages: list[Utterance]) -> list[int]:
+    """Message indexes of VIEWS_SAMPLED user turns evenly over the second half."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    half = users[len(users) // 2:]
+    step = max(1, len(half) // VIEWS_SAMPLED)
+    return half[::step][:VIEWS_SAMPLED]
+
+
+def evidence_over_views(document: dict, messages: list[Utterance], views: dict[int, str]) -> float:
+    """The mean share of evidence present over the sampled views."""
+    shares = [evidence_presence(document, messages, text, before=k)["all"] for k, text in sorted(views.items())]
+    shares = [share for share in shares if share is not None]
+    return round(sum(shares) / len(shares), 3) if shares else 0.0
 
 
 class Compactors:
@@ -164,7 +193,9 @@ def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, co
         service.close()
         session.close()
     turns = report["per_turn"]
-    return {"prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    views = {k: tokenizer.text_of(requests[users.index(k)]) for k in sampled_turns(messages)}
+    return {"views": views, "prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
                                                                           for t in turns],
             "final_text": "\n".join(m.content for m in view.messages), "compactor_calls": calls,
             "compactor_input_tokens": read, "compacting_seconds": round(spent / 1000, 1),
@@ -175,9 +206,12 @@ def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) 
     """A strategy that builds a request per user turn: prefill is what the prefix cache misses."""
     cached: list[int] = []
     prompt, prefilled, requests = [], [], []
+    sampled, views = set(sampled_turns(messages)), {}
     for k, message in enumerate(messages):
         if message.role == "user":
             request = strategy.request(k, tokenizer) if isinstance(strategy, Rolling) else strategy.request(k)
+            if k in sampled:
+                views[k] = "\n".join(m.content for m in request)
             ids = tokenizer.prompt_tokens(request, TOOLS)
             prompt.append(len(ids))
             prefilled.append(len(ids) - common_prefix(cached, ids))
@@ -187,7 +221,7 @@ def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) 
             cached = cached + tokenizer.answer_tokens(message.text)
     last = len(messages) - 1
     compactor = getattr(strategy, "compactor", None)
-    return {"prompt": prompt, "prefilled": prefilled, "final_text": strategy.final_text(last),
+    return {"prompt": prompt, "prefilled": prefilled, "final_text": strategy.final_text(last), "views": views,
             "compactor_calls": getattr(strategy, "compactor_calls", 0),
             "compactor_input_tokens": getattr(strategy, "compactor_input_tokens", 0),
             "compacting_seconds": round(getattr(compactor, "seconds", 0.0), 1),
@@ -210,9 +244,12 @@ class Everything:
 
 def run_shift(messages: list[Utterance], lengths: TokenLengths, window: int, unbounded: dict) -> dict:
     shift = Shift(messages, lengths, window)
+    sampled, views = set(sampled_turns(messages)), {}
     for k in range(len(messages)):
         shift.advance(k)
-    return {"prompt": shift.payloads, "prefilled": list(unbounded["prefilled"]),
+        if k in sampled:
+            views[k] = shift.final_text(k)
+    return {"views": views, "prompt": shift.payloads, "prefilled": list(unbounded["prefilled"]),
             "final_text": shift.final_text(len(messages) - 1), "compactor_calls": 0, "compactor_input_tokens": 0,
             "compacting_seconds": 0.0, "shifts": shift.shifts, "trace": unbounded["trace"]}
 
@@ -255,6 +292,7 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
             **({"prefill_wall_clock": asdict(times[name])} if name in times else {}),
             "max_payload_ratio": round(max(run["prompt"]) / window, 3),
             "evidence": evidence_presence(document, messages, run["final_text"]),
+            "evidence_over_views": evidence_over_views(document, messages, run["views"]),
             **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
             **({"kv_shifts": run["shifts"]} if "shifts" in run else {})}
     return result
@@ -343,14 +381,15 @@ def clock_table(clocked: list[dict]) -> list[str]:
 
 def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) -> str:
     lines = ["| conversation | window | strategy | prefilled ÷ minimum | max payload ÷ window | compactor calls "
-             "(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             "(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of 20 views |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for result in results:
         for name in STRATEGIES:
             s = result["strategies"][name]
             cats = " / ".join("–" if v is None else f"{v:.0%}" for v in s["evidence"]["per_category"].values())
             lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['prefill_vs_minimum']:.2f}× | "
                          f"{s['max_payload_ratio']:.3f} | {s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
-                         f"{s['evidence']['all']:.0%} ({cats}) |")
+                         f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} |")
     lines += ["", "| planted run | window | " + " | ".join(STRATEGIES) + " |", "| --- | --- |" + " --- |" * len(STRATEGIES)]
     for run in planted:
         cells = [f"{v['facts']}/{run['facts']} facts, {v['wishes']}/{run['wishes']} wishes"

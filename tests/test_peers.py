@@ -75,7 +75,11 @@ def test_rolling_summarises_at_the_high_water_mark_and_keeps_recent_user_words(t
     assert rolling.compactor_calls >= 1 and max(sizes) <= WINDOW
     final = rolling.final_text(len(messages) - 1)
     assert "[summary of the earlier conversation]" in final
-    assert "Turn 0:" in final  # the summary absorbed the oldest turns' first sentences
+    first_raw = min([*rolling.kept_user, rolling.start])
+    summarised = [m.text for m in messages[:first_raw]]
+    # the summary absorbed sentences of turns that are no longer sent as they were
+    assert any(sentence in item for item in rolling.summary_items for text in summarised
+               for sentence in text.split("; ")), rolling.summary_items
     assert messages[rolling.kept_user[-1]].text in final
 
 
@@ -124,3 +128,28 @@ def test_clock_shift_moves_the_kv_cache_in_place(tokenizer) -> None:
     assert list(llama.input_ids[llama.n_tokens - len(steps[-1].ids): llama.n_tokens]) == list(steps[-1].ids)
     # nothing was prefilled twice: each request added only its own new tokens
     assert timed.prefilled_tokens < sum(len(s.ids) for s in steps if s.kind == "request") / 4
+
+
+def test_evidence_is_read_in_views_over_time_against_what_came_before(tokenizer) -> None:
+    from bench_peers import evidence_over_views, evidence_presence, sampled_turns, run_requests
+
+    messages = conversation(40)
+    document = {"qa": [{"category": 4, "question": "How far?", "answer": "3 km", "evidence": ["D1:2"]},
+                       {"category": 4, "question": "Where?", "answer": "place 39", "evidence": ["D1:79"]}]}
+    turns = sampled_turns(messages)
+    assert len(turns) == 20 and all(messages[k].role == "user" for k in turns) and turns[0] >= 40
+    assert evidence_presence(document, messages, messages[1].text, before=10)["all"] == 1.0
+    assert evidence_presence(document, messages, messages[1].text)["all"] == 0.5
+    assert evidence_presence(document, messages, "", before=1)["all"] is None, "nothing asked yet"
+    run = run_requests(Sliding(messages, TokenLengths(tokenizer, messages), WINDOW), messages, tokenizer)
+    assert sorted(run["views"]) == turns
+    # sliding has long dropped turn 0, and question 2's evidence comes after every sampled view
+    assert evidence_over_views(document, messages, run["views"]) == 0.0
+    everything = {k: "\n".join(m.text for m in messages[: k + 1]) for k in turns}
+    assert evidence_over_views(document, messages, everything) == 1.0
+
+
+def test_a_request_reads_back_as_the_text_it_holds(tokenizer) -> None:
+    chat = [ChatMessage("system", "You are brief."), ChatMessage("user", "Port 5432 · naïve café — ok?")]
+    text = tokenizer.text_of(tokenizer.prompt_tokens(chat))
+    assert "Port 5432 · naïve café — ok?" in text and "You are brief." in text

@@ -90,6 +90,10 @@ class EmbeddedModel:
         """The ids an answer adds to the cache when it is sampled (tokenized in place)."""
         return self._tokenize(text, first=False)
 
+    def text_of(self, ids: Sequence[int]) -> str:
+        """The text of token ids (benchmarks read what a request held)."""
+        return self._llama.detokenize(list(ids), special=True).decode("utf-8", errors="replace")
+
     def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         return len(self.prompt_tokens(messages, tools))
 
