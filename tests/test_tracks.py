@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 
 from mfs_desktop.compaction.compactor import ExtractiveCompactor
-from mfs_desktop.compaction.consolidate import sink
+from mfs_desktop.compaction.consolidate import plan_consolidation, sink
 from mfs_desktop.compaction.facts import classify
-from mfs_desktop.compaction.quotes import build_quote_track
+from mfs_desktop.compaction.quotes import binding_class, build_quote_track
 from mfs_desktop.compaction.salience import content_words, pick_salient
 from mfs_desktop.compaction.segments import draft_segment, extract_items, verify_items
 from mfs_desktop.context.profile import ContextProfile
@@ -117,3 +117,58 @@ def test_the_quote_track_fills_with_what_the_user_told_not_with_chat(session: Se
     assert not any("cello" in line for line in shown.lines), "the guide holds it already"
     assert track.dropped_sentences == 6 - len(track.lines)
     assert shown.dropped_sentences == 6 - 1 - len(shown.lines), "a sentence the guide shows is not counted as lost"
+
+
+def test_standing_requirements_go_before_wishes_in_a_full_track(session: Session) -> None:
+    messages = _range(session, [("Please always write the date first in any plan.", "Sure."),
+                                ("I want to help people who went through the same things as me.", "Lovely."),
+                                ("I'd like to see the coast one day.", "Nice.")])
+    track = build_quote_track(messages, estimate_text_tokens("(uid 1) Please always write the date first in any plan."),
+                              estimate_text_tokens)
+    assert [line.split(") ", 1)[1] for line in track.lines] == ["Please always write the date first in any plan."]
+    assert binding_class("Never book flights for me.") == 0 and binding_class("I want a quiet room.") == 1
+    assert binding_class("That must have been awesome.") is None
+
+
+def _segment(session: Session, profile: ContextProfile, depth: int, pairs: list[tuple[str, str]]):
+    from dataclasses import replace
+
+    part = _range(session, pairs)
+    return part, replace(draft_segment(part, extract_items(part, 60, estimate_text_tokens), degraded=False,
+                                       profile=profile, count=estimate_text_tokens), depth=depth)
+
+
+def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block_stays_bounded(
+        session: Session) -> None:
+    """Seed 003 section 4.3: the sink takes in the coldest L0 too. Without it, segments at the
+    depth limit piled up and only the emergency chain (evicting prose, thinning facts) held
+    the block, re-prefilling it at most events."""
+    profile = ContextProfile(window=2048)
+    talk = [(f"On day {n} I said: please never call before nine, my port is {5400 + n}, and the "
+             f"garden had {n} tulips by the {n}th bench.", f"Noted day {n}; the {n} tulips sound nice.")
+            for n in range(14)]
+    ranges = {}
+    block = []
+    for depth, pairs in ((3, talk[:7]), (0, talk[7:])):
+        part, segment = _segment(session, profile, depth, pairs)
+        ranges[segment.uid_start] = part
+        block.append(segment)
+    step, reason = plan_consolidation(block, profile, estimate_text_tokens, tail_tokens=0, emergency=True,
+                                      range_of=lambda start, end: ranges[start])
+    assert reason == "ok" and step.kind == "merge" and step.replaced == tuple(block)
+    assert step.merged.depth == 3 and step.after_tokens < step.before_tokens
+    assert set(step.merged.facts) == {f for s in block for f in s.facts}, "facts are never merged away"
+
+
+def test_a_merge_keeps_the_whole_blocks_quotes_within_the_track(session: Session) -> None:
+    profile = ContextProfile(window=4096)
+    wordy = [(f"Please remember that on trip {n} we crossed the {n}th bridge near the old mill at dawn, "
+              f"and never book me a room facing the road.", "Noted.") for n in range(40)]
+    segments = [_segment(session, profile, 1, wordy[i:i + 10]) for i in range(0, 40, 10)]
+    group = [segment for _, segment in segments[:2]]
+    messages = [m for part, _ in segments[:2] for m in part]
+    free = sink(group, profile, estimate_text_tokens, messages)
+    tight = sink(group, profile, estimate_text_tokens, messages, quote_room=0)
+    quotes = [sum(estimate_text_tokens(q) for q in s.quotes) for s in (free, tight)]
+    assert quotes[1] < quotes[0], "the rest of the block already fills the track"
+    assert quotes[1] <= profile.segment_quote_tokens and tight.quotes, "but a merged segment keeps one share"

@@ -40,7 +40,7 @@ def _cut(text: str) -> str:
 
 
 def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int],
-         messages: Sequence[Message]) -> SegmentDraft:
+         messages: Sequence[Message], *, quote_room: int | None = None) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
     merged away), the most telling guide items of the group cut short, bounded like any
     compactor output: a quarter of what it replaces, and the user's words of the whole range chosen again (binding
@@ -57,11 +57,15 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     picked = pick_salient(texts, [count(text) + 6 for text in texts], prose_budget, at_least_one=True)
     items = [candidates[texts[i]] for i in picked]
     depth = min(profile.max_depth, max(s.depth for s in group) + 1)
-    # The merged quotes shrink like the rest (so the shrink gate can pass) but no further:
-    # the oldest standing requirements live here.
+    # The merged quotes shrink like the rest (so the shrink gate can pass), and within what
+    # the rest of the block leaves of the whole track (`quote_room`, seed 003 section 5.4:
+    # about 15% of the window), but never below one segment's share: the oldest standing
+    # requirements live here.
     kept_quotes = sum(count(quote) for segment in group for quote in segment.quotes)
-    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, int((1 - profile.shrink) * kept_quotes)), count,
-                               shown=users_sentences(items))
+    budget = int((1 - profile.shrink) * kept_quotes)
+    if quote_room is not None:
+        budget = min(budget, quote_room)
+    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, budget), count, shown=users_sentences(items))
     return SegmentDraft(
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
@@ -94,12 +98,11 @@ def plan_consolidation(
     total = sum(sizes)
     if total < profile.tokens(profile.block_budget) * profile.consolidate_at and not emergency:
         return None, "block_below_threshold"
-    for depth in sorted({s.depth for s in block}):
-        group_indexes = _oldest_group(block, depth)
-        if len(group_indexes) < 2 or depth >= profile.max_depth:
-            continue
+    quotes = [sum(count(quote) for quote in segment.quotes) for segment in block]
+    for group_indexes in _candidate_groups(block, profile):
         group = [block[i] for i in group_indexes]
-        merged = sink(group, profile, count, range_of(group[0].uid_start, group[-1].uid_end))
+        room = profile.tokens(profile.quote_budget) - sum(quotes) + sum(quotes[i] for i in group_indexes)
+        merged = sink(group, profile, count, range_of(group[0].uid_start, group[-1].uid_end), quote_room=room)
         before = sum(sizes[i] for i in group_indexes)
         after = count(merged.render())
         freed = before - after
@@ -123,6 +126,22 @@ def plan_consolidation(
             thinned = thin_facts(segment)
             return Consolidation((segment,), thinned, sizes[index], count(thinned.render()), "thin_facts"), "ok"
     return None, "nothing_left_to_consolidate"
+
+
+def _candidate_groups(block: Sequence[SegmentDraft], profile: ContextProfile) -> list[list[int]]:
+    """Merge candidates, shallowest first: each depth's oldest run of adjacent segments; past
+    the depth limit, the deepest segment absorbs the segment after it (seed 003 section 4.3:
+    the sink takes in the coldest L0 too), so the block stays bounded however long the
+    conversation runs."""
+    groups = []
+    for depth in sorted({s.depth for s in block}):
+        group = _oldest_group(block, depth)
+        if len(group) >= 2 and depth < profile.max_depth:
+            groups.append(group)
+    deepest = next((i for i, s in enumerate(block) if s.depth >= profile.max_depth), None)
+    if deepest is not None and deepest + 1 < len(block):
+        groups.append([deepest, deepest + 1])
+    return groups
 
 
 def _oldest_group(block: Sequence[SegmentDraft], depth: int) -> list[int]:

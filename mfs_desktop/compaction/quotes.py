@@ -18,14 +18,25 @@ from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.store.models import Message
 
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
-_BINDING = re.compile(
-    r"(?i)\b(always|never|from now on|don't|do not|must(?!\s*(have|'ve)\s+been)|mustn't|should|shouldn't|please|"
-    r"make sure|remember|prefer|i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only|"
-    r"every time|avoid|stop)\b"
+# A standing requirement: it holds for every later answer, so it goes first.
+_REQUIREMENT = re.compile(
+    r"(?i)\b(always|never|from now on|don't|do not|please|make sure|remember|every time|avoid|stop)\b"
     # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
     # before …"; "Keep it up!" and "Check out my painting!" are chat, not requirements
     r"|^\s*(keep|ask|remind|tell|use|write|give|let|call|answer|explain|list|add|include|mention|spell|"
     r"put|start|try|send|reply)\b(?=(\W+\w+){3})")
+# A wish, a constraint or a correction: binding too, after the requirements (on LoCoMo, "I want
+# to help people …" pushed the oldest "Please always …" out of a merged segment).
+_PREFERENCE = re.compile(
+    r"(?i)\b(must(?!\s*(have|'ve)\s+been)|mustn't|should|shouldn't|prefer|i want|i need|i'd like|i would like|"
+    r"instead|rather than|not .{1,40} but|only)\b")
+
+
+def binding_class(sentence: str) -> int | None:
+    """0 for a standing requirement, 1 for a wish or constraint, None for neither."""
+    if _REQUIREMENT.search(sentence):
+        return 0
+    return 1 if _PREFERENCE.search(sentence) else None
 
 
 @dataclass(frozen=True)
@@ -46,10 +57,10 @@ def _origin_line(message: Message, count: Callable[[str], int]) -> str | None:
 
 def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Callable[[str], int], *,
                       shown: Collection[str] = frozenset()) -> QuoteTrack:
-    """The covered range's user messages, fitted to `budget_tokens`: markers and binding
-    sentences first, newest first; the rest of the budget to the most telling of the other
+    """The covered range's user messages, fitted to `budget_tokens`: markers and standing
+    requirements first, then wishes and constraints, newest first within each; the rest of the budget to the most telling of the other
     sentences (`pick_salient`), leaving out those in `shown`, which the guide holds verbatim."""
-    binding: list[tuple[int, int, str]] = []  # (-uid, order, line)
+    binding: list[tuple[int, int, int, str]] = []  # (class, -uid, order, line)
     other: list[tuple[int, str, str]] = []  # (order, line, sentence)
     total = in_guide = 0
     for message in messages:
@@ -57,13 +68,14 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             continue
         marker = _origin_line(message, count)
         if marker is not None:
-            binding.append((-message.uid, total, marker))
+            binding.append((0, -message.uid, total, marker))
             total += 1
             continue
         for sentence in pieces(message.text):
             line = f"(uid {message.uid}) {clip(sentence)}"
-            if _BINDING.search(sentence) or message.origin == "quoted_ai_annotated":
-                binding.append((-message.uid, total, line))
+            kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
+            if kind is not None:
+                binding.append((kind, -message.uid, total, line))
             elif clip(sentence) in shown:
                 in_guide += 1
             else:
@@ -71,7 +83,7 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             total += 1
     chosen: list[tuple[int, str]] = []
     used = 0
-    for _, order, line in sorted(binding):
+    for _, _, order, line in sorted(binding):
         cost = count(line)
         if used + cost <= budget_tokens:
             chosen.append((order, line))
