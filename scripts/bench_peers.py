@@ -19,8 +19,9 @@ and is measured with the bundled model's real tokenizer and chat template:
   wall-clock prefill seconds (`sliding` timed on every tenth request and scaled; see
   prefill_clock.py).
 
-Prints JSON, draws one PNG per run (payload per turn and cumulative prefill, a line per
-strategy) and, with --readme, rewrites the results table in README.md.
+Prints JSON (also written to resources/bench/peers.json), draws one PNG per run (payload per
+turn and cumulative prefill, a line per strategy) and, with --readme, rewrites the results
+table in README.md.
 Usage: .venv/bin/python scripts/bench_peers.py [--files 26.json 30.json] [--windows 4096 8192 32768]
        [--clock] [--readme]
 """
@@ -438,6 +439,7 @@ def main() -> None:
         text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: table, text, flags=re.S) \
             if begin in text else text + "\n" + table + "\n"
         readme.write_text(text, encoding="utf-8")
+    (args.charts / "peers.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
 
 

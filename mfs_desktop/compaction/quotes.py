@@ -58,8 +58,9 @@ def _origin_line(message: Message, count: Callable[[str], int]) -> str | None:
 def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Callable[[str], int], *,
                       shown: Collection[str] = frozenset()) -> QuoteTrack:
     """The covered range's user messages, fitted to `budget_tokens`: markers and standing
-    requirements first, then wishes and constraints, newest first within each; the rest of the budget to the most telling of the other
-    sentences (`pick_salient`), leaving out those in `shown`, which the guide holds verbatim."""
+    requirements first, then wishes and constraints, newest first within each; the rest of
+    the budget to the most telling of the other sentences (`pick_salient`), leaving out those
+    in `shown`, which the guide holds verbatim."""
     binding: list[tuple[int, int, int, str]] = []  # (class, -uid, order, line)
     other: list[tuple[int, str, str]] = []  # (order, line, sentence)
     total = in_guide = 0
