@@ -194,8 +194,8 @@ def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, co
         service.close()
         session.close()
     turns = report["per_turn"]
-    users = [i for i, m in enumerate(messages) if m.role == "user"]
-    views = {k: tokenizer.text_of(requests[users.index(k)]) for k in sampled_turns(messages)}
+    request_of = dict(zip((i for i, m in enumerate(messages) if m.role == "user"), requests))
+    views = {k: tokenizer.text_of(request_of[k]) for k in sampled_turns(messages)}
     return {"views": views, "prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
                                                                           for t in turns],
             "final_text": "\n".join(m.content for m in view.messages), "compactor_calls": calls,
@@ -382,7 +382,7 @@ def clock_table(clocked: list[dict]) -> list[str]:
 
 def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) -> str:
     lines = ["| conversation | window | strategy | prefilled ÷ minimum | max payload ÷ window | compactor calls "
-             "(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of 20 views |",
+             f"(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of {VIEWS_SAMPLED} views |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for result in results:
         for name in STRATEGIES:

@@ -4,10 +4,10 @@ When the block reaches `consolidate_at` of its budget, the oldest group of same-
 segments merges into one deeper segment — if the payback gate (tokens re-prefilled after the
 block ÷ tokens freed ≤ `payback_turns`) and the shrink gate (freed ≥ `shrink` × before; in an
 emergency any real shrink) both pass. The merge is the deterministic sink: the union of fact
-lines (facts are never merged away), the most telling guide items cut to 120 characters. Past depth 3, the
-terminal step evicts the oldest guide prose while its facts stay; only when facts alone
-overflow does the last step thin the oldest segment's facts, bare numbers first, and count
-what it dropped. Merging late beats merging often: every block change re-prefills everything
+lines (facts are never merged away), the most telling guide items cut to 120 characters.
+Past depth 3, the deepest segment absorbs the next one. In an emergency the terminal step
+evicts the oldest guide prose while its facts stay; only when facts alone overflow does the
+last step thin the oldest segment's facts, bare numbers first, and count what it dropped. Merging late beats merging often: every block change re-prefills everything
 after it.
 """
 
@@ -43,8 +43,9 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
          messages: Sequence[Message], *, quote_room: int | None = None) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
     merged away), the most telling guide items of the group cut short, bounded like any
-    compactor output: a quarter of what it replaces, and the user's words of the whole range chosen again (binding
-    sentences first) from `messages`, the transcript range the merged segment covers."""
+    compactor output: a quarter of what it replaces, and the user's words of the whole range
+    chosen again (binding sentences first) from `messages`, the transcript range the merged
+    segment covers."""
     kept: list[str] = []
     for segment in group:
         kept += [f for f in segment.facts if f not in kept]
@@ -52,7 +53,8 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     candidates: dict[str, GuideItem] = {}
     for segment in group:
         for item in segment.items:
-            candidates.setdefault(_cut(item.text), GuideItem(_cut(item.text), item.source_turns))
+            text = _cut(item.text)
+            candidates.setdefault(text, GuideItem(text, item.source_turns))
     texts = list(candidates)
     picked = pick_salient(texts, [count(text) + 6 for text in texts], prose_budget, at_least_one=True)
     items = [candidates[texts[i]] for i in picked]

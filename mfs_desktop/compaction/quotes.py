@@ -73,14 +73,15 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             total += 1
             continue
         for sentence in pieces(message.text):
-            line = f"(uid {message.uid}) {clip(sentence)}"
+            clipped = clip(sentence)
+            line = f"(uid {message.uid}) {clipped}"
             kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
             if kind is not None:
                 binding.append((kind, -message.uid, total, line))
-            elif clip(sentence) in shown:
+            elif clipped in shown:
                 in_guide += 1
             else:
-                other.append((total, line, clip(sentence)))
+                other.append((total, line, clipped))
             total += 1
     chosen: list[tuple[int, str]] = []
     used = 0

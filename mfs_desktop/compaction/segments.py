@@ -177,18 +177,15 @@ def extract_items(messages: Sequence[Message], target_tokens: int, count: Counte
     deterministic compactor, and the degraded guide when a compactor fails (invariant 9):
     seed 003 section 4.7's head and tail of every message kept short LoCoMo messages whole,
     so a degraded segment hardly compressed at all."""
-    texts: list[str] = []
-    turns: list[int] = []
+    first_turn: dict[str, int] = {}  # each sentence once, citing where it was first said
     for message in messages:
-        if message.role not in ("user", "assistant"):
-            continue
-        for sentence in pieces(message.text):
-            text = spoken(message.role, sentence)
-            if text not in texts:
-                texts.append(text)
-                turns.append(message.turn_ordinal)
+        if message.role in ("user", "assistant"):
+            for sentence in pieces(message.text):
+                first_turn.setdefault(spoken(message.role, sentence), message.turn_ordinal)
+    texts = list(first_turn)
     costs = [count(text) + 12 for text in texts]  # the item's JSON around it
-    return tuple(GuideItem(texts[i], (turns[i],)) for i in pick_salient(texts, costs, target_tokens - 2, at_least_one=True))
+    picked = pick_salient(texts, costs, target_tokens - 2, at_least_one=True)
+    return tuple(GuideItem(texts[i], (first_turn[texts[i]],)) for i in picked)
 
 
 def spoken(role: str, sentence: str) -> str:
