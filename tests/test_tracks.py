@@ -7,9 +7,9 @@ import threading
 from mfs_desktop.compaction.compactor import ExtractiveCompactor
 from mfs_desktop.compaction.consolidate import plan_consolidation, sink
 from mfs_desktop.compaction.facts import classify
-from mfs_desktop.compaction.quotes import binding_class, build_quote_track
+from mfs_desktop.compaction.quotes import binding_class, build_quote_track, merge_quote_tracks
 from mfs_desktop.compaction.salience import content_words, pick_salient
-from mfs_desktop.compaction.segments import draft_segment, extract_items, verify_items
+from mfs_desktop.compaction.segments import draft_segment, extract_items, source_digest, verify_items
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.session import Session
@@ -67,12 +67,28 @@ def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_firs
         assert segment.quotes and sum(count(q) for q in segment.quotes) <= profile.segment_quote_tokens
         assert "the user's own words, verbatim:" in segment.render()
         assert segment.dropped_quotes > 0, "the chatter does not all fit a quarter of the track"
-    merged = sink(segments, profile, count, [*first, *second])
+    merged = sink(segments, profile, count)
     before = sum(count(q) for s in segments for q in s.quotes)
     after = sum(count(q) for q in merged.quotes)
     assert after <= max(profile.segment_quote_tokens, (1 - profile.shrink) * before)
     assert any("never schedule anything before nine" in q for q in merged.quotes)
     assert any("call my sister Bee" in q for q in merged.quotes)
+    assert merged.dropped_quotes == sum(s.dropped_quotes for s in segments) + sum(
+        len(s.quotes) for s in segments) - len(merged.quotes), "every sentence left out is counted"
+
+
+def test_a_merge_refits_the_segments_own_lines_markers_and_requirements_first() -> None:
+    marker = "(uid 3) [document snapshot 0a1b2c3d4e5f, 9000 characters: Quarterly report]"
+    requirement = "(uid 9) Please never call me before nine."
+    tracks = [(marker, "(uid 5) I walked past the 4th bakery on Elm Street today."),
+              (requirement, "(uid 11) The tulips by the station were red and yellow.")]
+    budget = estimate_text_tokens(marker) + estimate_text_tokens(requirement)
+    merged = merge_quote_tracks(tracks, 7, budget, estimate_text_tokens)
+    assert merged.lines == (marker, requirement) and merged.dropped_sentences == 7 + 2
+    roomy = merge_quote_tracks(tracks, 0, 10 * budget, estimate_text_tokens,
+                               shown={"The tulips by the station were red and yellow."})
+    assert roomy.lines == (marker, tracks[0][1], requirement), "uid order; what the guide shows is not repeated"
+    assert roomy.dropped_sentences == 0
 
 
 def test_requests_in_the_imperative_bind_like_always_and_never(session: Session) -> None:
@@ -147,17 +163,24 @@ def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block
     talk = [(f"On day {n} I said: please never call before nine, my port is {5400 + n}, and the "
              f"garden had {n} tulips by the {n}th bench.", f"Noted day {n}; the {n} tulips sound nice.")
             for n in range(14)]
-    ranges = {}
-    block = []
+    parts, block = [], []
     for depth, pairs in ((3, talk[:7]), (0, talk[7:])):
         part, segment = _segment(session, profile, depth, pairs)
-        ranges[segment.uid_start] = part
+        parts += part
         block.append(segment)
+    reads = []
+
+    def range_of(start: int, end: int):
+        reads.append((start, end))
+        return parts
+
     step, reason = plan_consolidation(block, profile, estimate_text_tokens, tail_tokens=0, emergency=True,
-                                      range_of=lambda start, end: ranges[start])
+                                      range_of=range_of)
     assert reason == "ok" and step.kind == "merge" and step.replaced == tuple(block)
     assert step.merged.depth == 3 and step.after_tokens < step.before_tokens
     assert set(step.merged.facts) == {f for s in block for f in s.facts}, "facts are never merged away"
+    assert reads == [(block[0].uid_start, block[-1].uid_end)], "the transcript is read once, for the chosen merge"
+    assert step.merged.source_digest == source_digest(parts)
 
 
 def test_a_merge_keeps_the_whole_blocks_quotes_within_the_track(session: Session) -> None:
@@ -166,9 +189,8 @@ def test_a_merge_keeps_the_whole_blocks_quotes_within_the_track(session: Session
               f"and never book me a room facing the road.", "Noted.") for n in range(40)]
     segments = [_segment(session, profile, 1, wordy[i:i + 10]) for i in range(0, 40, 10)]
     group = [segment for _, segment in segments[:2]]
-    messages = [m for part, _ in segments[:2] for m in part]
-    free = sink(group, profile, estimate_text_tokens, messages)
-    tight = sink(group, profile, estimate_text_tokens, messages, quote_room=0)
+    free = sink(group, profile, estimate_text_tokens)
+    tight = sink(group, profile, estimate_text_tokens, quote_room=0)
     quotes = [sum(estimate_text_tokens(q) for q in s.quotes) for s in (free, tight)]
     assert quotes[1] < quotes[0], "the rest of the block already fills the track"
     assert quotes[1] <= profile.segment_quote_tokens and tight.quotes, "but a merged segment keeps one share"

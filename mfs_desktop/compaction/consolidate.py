@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
-from mfs_desktop.compaction.quotes import build_quote_track
+from mfs_desktop.compaction.quotes import merge_quote_tracks
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days, source_digest, users_sentences
 from mfs_desktop.context.profile import ContextProfile
@@ -39,13 +39,14 @@ def _cut(text: str) -> str:
     return text if len(text) <= SINK_ITEM_CHARS else text[: SINK_ITEM_CHARS - 1] + "…"
 
 
-def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int],
-         messages: Sequence[Message], *, quote_room: int | None = None) -> SegmentDraft:
+def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], *,
+         quote_room: int | None = None) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
     merged away), the most telling guide items of the group cut short, bounded like any
-    compactor output: a quarter of what it replaces, and the user's words of the whole range
-    chosen again (binding sentences first) from `messages`, the transcript range the merged
-    segment covers."""
+    compactor output: a quarter of what it replaces, and the group's quotes refitted (binding
+    sentences first). It reads nothing from the transcript, so trying a merge costs the size
+    of the block, not of the history; the source digest is left for the caller to set from
+    the range, once a merge is chosen."""
     kept: list[str] = []
     for segment in group:
         kept += [f for f in segment.facts if f not in kept]
@@ -67,11 +68,12 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     budget = int((1 - profile.shrink) * kept_quotes)
     if quote_room is not None:
         budget = min(budget, quote_room)
-    quotes = build_quote_track(messages, max(profile.segment_quote_tokens, budget), count, shown=users_sentences(items))
+    quotes = merge_quote_tracks([s.quotes for s in group], sum(s.dropped_quotes for s in group),
+                                max(profile.segment_quote_tokens, budget), count, shown=users_sentences(items))
     return SegmentDraft(
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
-        source_digest=source_digest(messages), items=tuple(items), facts=tuple(kept),
+        source_digest="", items=tuple(items), facts=tuple(kept),
         dropped_facts=sum(s.dropped_facts for s in group), days=merge_days([s.days for s in group]),
         quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )
@@ -104,7 +106,7 @@ def plan_consolidation(
     for group_indexes in _candidate_groups(block, profile):
         group = [block[i] for i in group_indexes]
         room = profile.tokens(profile.quote_budget) - sum(quotes) + sum(quotes[i] for i in group_indexes)
-        merged = sink(group, profile, count, range_of(group[0].uid_start, group[-1].uid_end), quote_room=room)
+        merged = sink(group, profile, count, quote_room=room)
         before = sum(sizes[i] for i in group_indexes)
         after = count(merged.render())
         freed = before - after
@@ -113,7 +115,8 @@ def plan_consolidation(
         miss = tail_tokens + sum(sizes[group_indexes[-1] + 1:])
         if not emergency and (freed < profile.shrink * before or miss / freed > profile.payback_turns):
             continue
-        return Consolidation(tuple(group), merged, before, after, "merge"), "ok"
+        digest = source_digest(range_of(merged.uid_start, merged.uid_end))
+        return Consolidation(tuple(group), replace(merged, source_digest=digest), before, after, "merge"), "ok"
     if not emergency:
         return None, "gates_not_met"
     # terminal chain, in an emergency only: evict the oldest guide prose that is still there

@@ -61,37 +61,61 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
     requirements first, then wishes and constraints, newest first within each; the rest of
     the budget to the most telling of the other sentences (`pick_salient`), leaving out those
     in `shown`, which the guide holds verbatim."""
-    binding: list[tuple[int, int, int, str]] = []  # (class, -uid, order, line)
-    other: list[tuple[int, str, str]] = []  # (order, line, sentence)
-    total = in_guide = 0
+    candidates: list[_Candidate] = []
     for message in messages:
         if message.role != "user":
             continue
         marker = _origin_line(message, count)
         if marker is not None:
-            binding.append((0, -message.uid, total, marker))
-            total += 1
+            candidates.append(_Candidate(0, message.uid, marker, ""))
             continue
         for sentence in pieces(message.text):
             clipped = clip(sentence)
-            line = f"(uid {message.uid}) {clipped}"
             kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
-            if kind is not None:
-                binding.append((kind, -message.uid, total, line))
-            elif clipped in shown:
-                in_guide += 1
-            else:
-                other.append((total, line, clipped))
-            total += 1
-    chosen: list[tuple[int, str]] = []
+            candidates.append(_Candidate(kind, message.uid, f"(uid {message.uid}) {clipped}", clipped))
+    return _fit(candidates, budget_tokens, count, shown, dropped_before=0)
+
+
+def merge_quote_tracks(tracks: Sequence[Sequence[str]], dropped_before: int, budget_tokens: int,
+                       count: Callable[[str], int], *, shown: Collection[str] = frozenset()) -> QuoteTrack:
+    """The quote tracks of adjacent segments (oldest first), refitted to one smaller budget by
+    the same rule. Only the lines the segments hold compete: a sentence a segment left out lost
+    within its own range and would lose again in the smaller merged track, and reading the
+    range again cost O(history) once the deepest segment absorbs (0.75 s on 11,752 messages).
+    A marker or a kept annotation stays first; other lines are classed again by their words."""
+    candidates = []
+    for line in (line for track in tracks for line in track):
+        uid, text = _QUOTE_LINE.match(line).groups()
+        marker = text.startswith("[")
+        candidates.append(_Candidate(0 if marker else binding_class(text), int(uid), line, "" if marker else text))
+    return _fit(candidates, budget_tokens, count, shown, dropped_before)
+
+
+_QUOTE_LINE = re.compile(r"\(uid (\d+)\) (.*)", re.S)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    kind: int | None  # binding_class, or 0 for a marker
+    uid: int
+    line: str
+    sentence: str  # as the guide would cite it; empty for a marker
+
+
+def _fit(candidates: Sequence[_Candidate], budget_tokens: int, count: Callable[[str], int],
+         shown: Collection[str], dropped_before: int) -> QuoteTrack:
+    binding = sorted((c.kind, -c.uid, order) for order, c in enumerate(candidates) if c.kind is not None)
+    other = [order for order, c in enumerate(candidates) if c.kind is None and c.sentence not in shown]
+    in_guide = sum(1 for c in candidates if c.kind is None and c.sentence in shown)
+    chosen: list[int] = []
     used = 0
-    for _, _, order, line in sorted(binding):
-        cost = count(line)
+    for _, _, order in binding:
+        cost = count(candidates[order].line)
         if used + cost <= budget_tokens:
-            chosen.append((order, line))
+            chosen.append(order)
             used += cost
-    picked = pick_salient([sentence for _, _, sentence in other], [count(line) for _, line, _ in other],
-                          budget_tokens - used)
-    chosen += [other[i][:2] for i in picked]
-    chosen.sort()
-    return QuoteTrack(tuple(line for _, line in chosen), total - in_guide - len(chosen))
+    picked = pick_salient([candidates[order].sentence for order in other],
+                          [count(candidates[order].line) for order in other], budget_tokens - used)
+    chosen = sorted(chosen + [other[i] for i in picked])
+    return QuoteTrack(tuple(candidates[order].line for order in chosen),
+                      dropped_before + len(candidates) - in_guide - len(chosen))
