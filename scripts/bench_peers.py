@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
 import tempfile
 import time
 from dataclasses import asdict
+from itertools import accumulate
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -280,7 +282,7 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
     times = prefill_times(runs, window, lengths.fixed) if clock else {}
     physical = sum(minimum)
     result = {"file": path.name, "window": window, "compactor": compactors.name, "turns": len(minimum),
-              "physical_minimum_prefill": physical,
+              "physical_minimum_prefill": physical, "minimum_series": minimum,
               "series": {name: {"prompt": run["prompt"], "prefilled": run["prefilled"]} for name, run in runs.items()},
               "finals": {name: run["final_text"] for name, run in runs.items()}, "strategies": {}}
     for name, run in runs.items():
@@ -326,8 +328,10 @@ def planted_run(path: Path, window: int, scratch: Path) -> dict:
 
 
 def draw_chart(result: dict, target: Path) -> None:
-    """Two panels: payload tokens per turn, cumulative prefilled tokens; a line per strategy."""
-    from PySide6.QtCore import QPointF
+    """Two panels, a line per strategy: payload tokens per turn against the window, and
+    cumulative prefilled tokens ÷ the cumulative physical minimum on a log scale (on a linear
+    scale sliding's 50× flattened mfs, shift and rolling into one line at the bottom)."""
+    from PySide6.QtCore import QPointF, Qt
     from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPen, QPolygonF
 
     QGuiApplication.instance() or QGuiApplication([])
@@ -336,24 +340,32 @@ def draw_chart(result: dict, target: Path) -> None:
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    panels = [("payload tokens per turn", "prompt", False, 40), ("cumulative prefilled tokens", "prefilled", True, 350)]
-    for title, key, cumulative, top in panels:
-        series = {}
-        for name, data in result["series"].items():
-            values, total = [], 0
-            for value in data[key]:
-                total = total + value if cumulative else value
-                values.append(total)
-            series[name] = values
-        high = max(max(v) for v in series.values()) or 1
-        left, width, height = 70, 900, 230
+    left, width, height = 70, 900, 230
+    minimum = list(accumulate(result["minimum_series"]))
+    ratios = {name: [p / max(1, m) for p, m in zip(accumulate(data["prefilled"]), minimum)]
+              for name, data in result["series"].items()}
+    top_ratio = max(2.0, max(max(v) for v in ratios.values()))
+    panels = [
+        (f"payload tokens per turn (dashed: the window, {result['window']:,})", 40,
+         {name: data["prompt"] for name, data in result["series"].items()},
+         lambda v: v / result["window"], [(1.0, f"{result['window']:,}")]),
+        ("cumulative prefilled ÷ cumulative physical minimum (log scale)", 350, ratios,
+         lambda v: math.log(max(v, 1.0)) / math.log(top_ratio),
+         [(math.log(g) / math.log(top_ratio), f"{g:g}×") for g in (1, 1.5, 2, 5, 10, 20, 50, 100) if g <= top_ratio]),
+    ]
+    for title, top, series, scale, grid in panels:
         painter.setPen(QColor("#333"))
-        painter.drawText(left, top - 12, f"{title} — LoCoMo {result['file']}, window {result['window']:,}")
+        painter.drawText(left, top - 12, f"{title} — LoCoMo {result['file']}")
         painter.drawRect(left, top, width, height)
-        painter.drawText(4, top + 12, f"{high:,}")
+        for level, label in grid:
+            y = top + height - level * height
+            painter.setPen(QPen(QColor("#999"), 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(left, y), QPointF(left + width, y))
+            painter.setPen(QColor("#333"))
+            painter.drawText(4, int(y) + 4, label)
         for name, values in series.items():
             step = width / max(1, len(values) - 1)
-            points = [QPointF(left + i * step, top + height - v / high * height) for i, v in enumerate(values)]
+            points = [QPointF(left + i * step, top + height - min(1.0, scale(v)) * height) for i, v in enumerate(values)]
             painter.setPen(QPen(QColor(colours[name]), 2))
             painter.drawPolyline(QPolygonF(points))
     for n, name in enumerate(colours):
@@ -399,6 +411,32 @@ def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) 
     return "\n".join(lines + (clock_table(clocked) if clocked else []))
 
 
+def stored(result: dict) -> dict:
+    """A run as the JSON keeps it: figures, without the per-turn series and final texts."""
+    return {k: v for k, v in result.items() if k not in ("series", "finals", "minimum_series")}
+
+
+def summary(results: list[dict]) -> dict:
+    """Per window and strategy, across the conversations run: the prefill ratio's mean and
+    range, the mean evidence (final view and mean over views), and on how many conversations
+    mfs has at least the evidence of that strategy (of the mean over views)."""
+    out: dict = {}
+    for window in sorted({r["window"] for r in results}):
+        runs = [r for r in results if r["window"] == window]
+        out[str(window)] = {"conversations": len(runs), **{name: {
+            "prefill_vs_minimum": {
+                "mean": round(sum(r["strategies"][name]["prefill_vs_minimum"] for r in runs) / len(runs), 2),
+                "min": min(r["strategies"][name]["prefill_vs_minimum"] for r in runs),
+                "max": max(r["strategies"][name]["prefill_vs_minimum"] for r in runs)},
+            "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
+            "evidence_over_views_mean": round(sum(r["strategies"][name]["evidence_over_views"] for r in runs)
+                                              / len(runs), 3),
+            "mfs_at_least_as_much_evidence": sum(r["strategies"]["mfs"]["evidence_over_views"]
+                                                 >= r["strategies"][name]["evidence_over_views"] for r in runs),
+        } for name in STRATEGIES}}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--locomo", type=Path, default=REPO.parent / "shared" / "data" / "locomo10")
@@ -429,8 +467,8 @@ def main() -> None:
                                    Compactors(embedded=True), clock=True))
     report = {"benchmark": "peers", "compactor": "extractive (deterministic), for mfs and rolling",
               "seconds": round(time.perf_counter() - started, 1),
-              "runs": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in results], "planted": planted,
-              "clocked": [{k: v for k, v in r.items() if k not in ("series", "finals")} for r in clocked]}
+              "summary": summary(results),
+              "runs": [stored(r) for r in results], "planted": planted, "clocked": [stored(r) for r in clocked]}
     if args.readme:
         readme = REPO / "README.md"
         text = readme.read_text(encoding="utf-8")

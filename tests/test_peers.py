@@ -153,3 +153,21 @@ def test_a_request_reads_back_as_the_text_it_holds(tokenizer) -> None:
     chat = [ChatMessage("system", "You are brief."), ChatMessage("user", "Port 5432 · naïve café — ok?")]
     text = tokenizer.text_of(tokenizer.prompt_tokens(chat))
     assert "Port 5432 · naïve café — ok?" in text and "You are brief." in text
+
+
+def test_the_summary_gives_each_windows_mean_and_range_across_conversations() -> None:
+    from bench_peers import STRATEGIES, summary
+
+    def run(window: int, ratio: float, mfs_views: float) -> dict:
+        figures = {name: {"prefill_vs_minimum": ratio * (n + 1), "evidence": {"all": 0.1 * (n + 1)},
+                          "evidence_over_views": 0.2} for n, name in enumerate(STRATEGIES)}
+        figures["mfs"]["evidence_over_views"] = mfs_views
+        return {"window": window, "strategies": figures}
+
+    table = summary([run(4096, 1.0, 0.1), run(4096, 3.0, 0.3), run(8192, 2.0, 0.2)])
+    assert table["4096"]["conversations"] == 2 and table["8192"]["conversations"] == 1
+    assert table["4096"]["mfs"]["prefill_vs_minimum"] == {"mean": 2.0, "min": 1.0, "max": 3.0}
+    assert table["4096"][STRATEGIES[1]]["prefill_vs_minimum"] == {"mean": 4.0, "min": 2.0, "max": 6.0}
+    assert table["4096"][STRATEGIES[1]]["evidence_over_views_mean"] == 0.2
+    assert table["4096"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "0.3 >= 0.2 but 0.1 < 0.2"
+    assert table["8192"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "a tie counts"
