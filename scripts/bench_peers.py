@@ -19,8 +19,9 @@ and is measured with the bundled model's real tokenizer and chat template:
   wall-clock prefill seconds (`sliding` timed on every tenth request and scaled; see
   prefill_clock.py).
 
-Prints JSON (also written to resources/bench/peers.json), draws one PNG per run (payload per
-turn and cumulative prefill, a line per strategy) and, with --readme, rewrites the results
+Prints JSON (also written to resources/bench/peers.json, with a per-window summary across the
+conversations), draws one PNG per run (payload per turn against the window, and cumulative prefill ÷
+cumulative minimum on a log scale; a line per strategy) and, with --readme, rewrites the results
 table in README.md.
 Usage: .venv/bin/python scripts/bench_peers.py [--files 26.json 30.json] [--windows 4096 8192 32768]
        [--clock] [--readme]
