@@ -194,3 +194,23 @@ def test_a_merge_keeps_the_whole_blocks_quotes_within_the_track(session: Session
     quotes = [sum(estimate_text_tokens(q) for q in s.quotes) for s in (free, tight)]
     assert quotes[1] < quotes[0], "the rest of the block already fills the track"
     assert quotes[1] <= profile.segment_quote_tokens and tight.quotes, "but a merged segment keeps one share"
+
+
+def test_the_days_line_stays_within_its_budget_oldest_days_coarsening_first() -> None:
+    """A block bounded however long the talk: the deepest segment absorbs every older one, and
+    without a bound its days line held a span per day (1,197 tokens over 99 LoCoMo days)."""
+    from mfs_desktop.compaction.segments import bounded_days, days_line
+
+    spans = [(f"2023-{month:02d}-{day:02d}", 3 * (4 * (month - 1) + n) + 1, 3 * (4 * (month - 1) + n) + 3)
+             for month in range(1, 13) for n, day in enumerate((2, 9, 16, 23))]
+    assert bounded_days(spans, 10_000, estimate_text_tokens) == tuple(spans), "within budget, untouched"
+    for budget in (300, 120, 40, 12):
+        days = bounded_days(spans, budget, estimate_text_tokens)
+        assert estimate_text_tokens(days_line(days)) <= budget or len(days) == 1
+        assert days[0][1] == 1 and days[-1][2] == 144, "the whole range stays covered"
+        assert all(a[2] < b[1] for a, b in zip(days, days[1:])), "spans stay in order, without overlap"
+    days = bounded_days(spans, 300, estimate_text_tokens)
+    assert days[0][0] == "2023-01" and days[-1][0] == "2023-12-23", "old days become months, the newest stay days"
+    assert bounded_days(spans, 40, estimate_text_tokens)[-1][0] == "2023-12", "then old months become years"
+    across = [("2022-12-30", 1, 2), ("2023-06-01", 3, 4), ("2024-02-02", 5, 6)]
+    assert bounded_days(across, 8, estimate_text_tokens) == (("2022…2024", 1, 6),)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from mfs_desktop.compaction.facts import PRIORITY, classify
 from mfs_desktop.compaction.quotes import merge_quote_tracks
 from mfs_desktop.compaction.salience import pick_salient
-from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, merge_days, source_digest, users_sentences
+from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, merge_days, source_digest,
+                                             users_sentences)
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -74,7 +75,7 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
         source_digest="", items=tuple(items), facts=tuple(kept),
-        dropped_facts=sum(s.dropped_facts for s in group), days=merge_days([s.days for s in group]),
+        dropped_facts=sum(s.dropped_facts for s in group), days=bounded_days(merge_days([s.days for s in group]), profile.tokens(profile.days_budget), count),
         quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )
 

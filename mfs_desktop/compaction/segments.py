@@ -65,8 +65,7 @@ class SegmentDraft:
                 f"{' · degraded' if self.degraded else ''}]")
         lines = [head]
         if self.days:
-            lines.append("days: " + "; ".join(f"{day} turns {a}–{b}" if a != b else f"{day} turn {a}"
-                                              for day, a, b in self.days))
+            lines.append(days_line(self.days))
         lines += [f"- {item.text} (turns {', '.join(map(str, item.source_turns))})" for item in self.items]
         if self.facts:
             lines.append("facts, verbatim:")
@@ -216,6 +215,37 @@ def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
     return tuple((day, first, last) for day, first, last in spans)
 
 
+def days_line(days: Sequence[Sequence]) -> str:
+    return "days: " + "; ".join(f"{day} turns {a}–{b}" if a != b else f"{day} turn {a}" for day, a, b in days)
+
+
+def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,
+                 count: Counter) -> tuple[tuple[str, int, int], ...]:
+    """The days line within `budget_tokens`, coarsened oldest first: the days of one month
+    become the month, the months of one year the year, and past that the oldest spans join into
+    one range (2023…2024), so the newest days keep their dates. Without a bound the deepest
+    segment, which absorbs the rest, carried a span per day of the whole talk: four LoCoMo
+    conversations in one (99 days) gave a 1,197-token days line, 0.15 of an 8,192 window."""
+    days = [list(span) for span in spans]
+
+    def over() -> bool:
+        return len(days) > 1 and count(days_line(days)) > budget_tokens
+
+    for width in (7, 4):  # "2023-05-08"[:7] is the month, [:4] the year
+        index = 0
+        while over() and index < len(days) - 1:
+            older, newer = days[index], days[index + 1]
+            if "…" not in older[0] + newer[0] and older[0][:width] == newer[0][:width]:
+                days[index:index + 2] = [[older[0][:width], older[1], newer[2]]]
+            else:
+                index += 1
+    while over():
+        older, newer = days[0], days[1]
+        first, last = older[0].split("…")[0][:4], newer[0].split("…")[-1][:4]
+        days[0:2] = [[first if first == last else f"{first}…{last}", older[1], newer[2]]]
+    return tuple((label, first, last) for label, first, last in days)
+
+
 def merge_days(groups: Sequence[tuple[tuple[str, int, int], ...]]) -> tuple[tuple[str, int, int], ...]:
     merged: list[list] = []
     for spans in groups:
@@ -237,6 +267,7 @@ def draft_segment(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
         depth=depth, degraded=degraded, source_digest=source_digest(messages),
-        items=items, facts=facts, dropped_facts=dropped, days=day_spans(messages),
+        items=items, facts=facts, dropped_facts=dropped,
+        days=bounded_days(day_spans(messages), profile.tokens(profile.days_budget), count),
         quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )

@@ -49,6 +49,9 @@ class ContextProfile:
     # to 0.7 of a 4,096 window)
     segment_quotes: float = 0.25
     block_budget: float = 0.40  # ours: the segment block's ceiling
+    # ours: a segment's days line (about 15 spans at 8,192, 3 at 2,048); older days coarsen to months,
+    # then years, so the deepest segment stays bounded however many days the talk spans
+    days_budget: float = 0.02
     consolidate_at: float = 0.80
     payback_turns: int = 40
     shrink: float = 0.35
