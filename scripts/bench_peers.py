@@ -421,20 +421,19 @@ def summary(results: list[dict]) -> dict:
     """Per window and strategy, across the conversations run: the prefill ratio's mean and
     range, the mean evidence (final view and mean over views), and on how many conversations
     mfs has at least the evidence of that strategy (of the mean over views)."""
+    def across(runs: list[dict], name: str) -> dict:
+        ratios = [r["strategies"][name]["prefill_vs_minimum"] for r in runs]
+        views = [r["strategies"][name]["evidence_over_views"] for r in runs]
+        return {"prefill_vs_minimum": {"mean": round(sum(ratios) / len(runs), 2), "min": min(ratios), "max": max(ratios)},
+                "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
+                "evidence_over_views_mean": round(sum(views) / len(runs), 3),
+                "mfs_at_least_as_much_evidence": sum(r["strategies"]["mfs"]["evidence_over_views"] >= v
+                                                     for r, v in zip(runs, views))}
+
     out: dict = {}
     for window in sorted({r["window"] for r in results}):
         runs = [r for r in results if r["window"] == window]
-        out[str(window)] = {"conversations": len(runs), **{name: {
-            "prefill_vs_minimum": {
-                "mean": round(sum(r["strategies"][name]["prefill_vs_minimum"] for r in runs) / len(runs), 2),
-                "min": min(r["strategies"][name]["prefill_vs_minimum"] for r in runs),
-                "max": max(r["strategies"][name]["prefill_vs_minimum"] for r in runs)},
-            "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
-            "evidence_over_views_mean": round(sum(r["strategies"][name]["evidence_over_views"] for r in runs)
-                                              / len(runs), 3),
-            "mfs_at_least_as_much_evidence": sum(r["strategies"]["mfs"]["evidence_over_views"]
-                                                 >= r["strategies"][name]["evidence_over_views"] for r in runs),
-        } for name in STRATEGIES}}
+        out[str(window)] = {"conversations": len(runs), **{name: across(runs, name) for name in STRATEGIES}}
     return out
 
 

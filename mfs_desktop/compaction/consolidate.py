@@ -7,8 +7,8 @@ emergency any real shrink) both pass. The merge is the deterministic sink: the u
 lines (facts are never merged away), the most telling guide items cut to 120 characters.
 Past depth 3, the deepest segment absorbs the next one. In an emergency the terminal step
 evicts the oldest guide prose while its facts stay; only when facts alone overflow does the
-last step thin the oldest segment's facts, bare numbers first, and count what it dropped. Merging late beats merging often: every block change re-prefills everything
-after it.
+last step thin the oldest segment's facts, bare numbers first, and count what it dropped.
+Merging late beats merging often: every block change re-prefills everything after it.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
         uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
         turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
         source_digest="", items=tuple(items), facts=tuple(kept),
-        dropped_facts=sum(s.dropped_facts for s in group), days=bounded_days(merge_days([s.days for s in group]), profile.tokens(profile.days_budget), count),
+        dropped_facts=sum(s.dropped_facts for s in group),
+        days=bounded_days(merge_days([s.days for s in group]), profile.days_tokens, count),
         quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )
 

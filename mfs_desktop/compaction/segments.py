@@ -268,6 +268,6 @@ def draft_segment(
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
         depth=depth, degraded=degraded, source_digest=source_digest(messages),
         items=items, facts=facts, dropped_facts=dropped,
-        days=bounded_days(day_spans(messages), profile.tokens(profile.days_budget), count),
+        days=bounded_days(day_spans(messages), profile.days_tokens, count),
         quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
     )

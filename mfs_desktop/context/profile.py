@@ -72,6 +72,10 @@ class ContextProfile:
         return self.tokens(self.quote_budget * self.segment_quotes)
 
     @property
+    def days_tokens(self) -> int:
+        return self.tokens(self.days_budget)
+
+    @property
     def fact_lines(self) -> int:
         return max(self.fact_lines_floor, round(self.fact_lines_per_seed_window * self.window / SEED_WINDOW))
 
