@@ -266,12 +266,15 @@ def prefill_times(runs: dict, window: int, keep: int) -> dict[str, PrefillTime]:
 
 
 def compare(path: Path, window: int, scratch: Path, document: dict, compactors: Compactors | None = None,
-            clock: bool = False) -> dict:
+            clock: bool = False, unbounded: dict | None = None) -> dict:
+    """All strategies on one conversation at one window. `unbounded` is the no-window run, which
+    does not depend on the window: a long talk passes it in rather than tokenizing its whole
+    history once per turn again (quadratic in the talk's length)."""
     compactors = compactors or Compactors(embedded=False)
     tokenizer = EmbeddedModel(default_model_path(), n_ctx=max(window, 32_768), tokenizer_only=True)
     messages = locomo_messages(path)
     lengths = TokenLengths(tokenizer, messages)
-    unbounded = run_requests(Everything(messages), messages, tokenizer)
+    unbounded = unbounded or run_requests(Everything(messages), messages, tokenizer)
     minimum = unbounded["prefilled"]
     runs = {
         "mfs": run_mfs(path, window, tokenizer, scratch, compactors, messages),
@@ -300,6 +303,39 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
             **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
             **({"kv_shifts": run["shifts"]} if "shifts" in run else {})}
     return result
+
+
+def long_talk_file(paths: list[Path], scratch: Path) -> Path:
+    """Several LoCoMo conversations as one long talk: sessions renumbered in order, the first
+    speaker of each as the user, and every question kept with its evidence ids renumbered, so
+    the same measures read a talk many windows long. Dates stay as recorded (temporal answers
+    name them), so the talk's calendar restarts where a conversation does."""
+    joined: dict = {"speaker_a": "A", "speaker_b": "B", "qa": []}
+    offset = 0
+    for path in paths:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        speakers = {document["speaker_a"]: "A", document["speaker_b"]: "B"}
+        numbers = sorted(int(k.split("_")[1]) for k in document
+                         if k.startswith("session_") and k.count("_") == 1 and isinstance(document[k], list))
+
+        for n in numbers:
+            joined[f"session_{n + offset}_date_time"] = document[f"session_{n}_date_time"]
+            joined[f"session_{n + offset}"] = [{**turn, "speaker": speakers[turn["speaker"]],
+                                                "dia_id": _renumbered(turn["dia_id"], offset) or turn["dia_id"]}
+                                               for turn in document[f"session_{n}"]]
+        for question in document.get("qa", []):
+            evidence = [e for e in (_renumbered(e, offset) for e in question.get("evidence", [])) if e]
+            joined["qa"].append({**question, "evidence": evidence})
+        offset += numbers[-1]
+    target = scratch / ("long-" + "+".join(path.stem for path in paths) + ".json")
+    target.write_text(json.dumps(joined), encoding="utf-8")
+    return target
+
+
+def _renumbered(dia_id: str, offset: int) -> str | None:
+    """"D3:7" → "D{3 + offset}:7"; None for an id that is not one turn ("D8:6; D9:17")."""
+    match = re.fullmatch(r"D(\d+):(\d+)", dia_id.strip())
+    return f"D{int(match[1]) + offset}:{match[2]}" if match else None
 
 
 def planted_file(path: Path, scratch: Path) -> tuple[Path, list[str]]:
@@ -446,9 +482,11 @@ def main() -> None:
     parser.add_argument("--readme", action="store_true", help="rewrite the results table in README.md")
     parser.add_argument("--clock", action="store_true",
                         help="also: embedded compactor and wall-clock prefill, every file at the first window")
+    parser.add_argument("--long", nargs="+", metavar="FILE",
+                        help="also: these conversations replayed as one long talk, at the first two windows")
     args = parser.parse_args()
     args.charts.mkdir(parents=True, exist_ok=True)
-    results, planted, clocked = [], [], []
+    results, long, planted, clocked = [], [], [], []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch_dir:
         scratch = Path(scratch_dir)
@@ -459,6 +497,16 @@ def main() -> None:
                 result = compare(path, window, scratch, document)
                 draw_chart(result, args.charts / f"peers-{path.stem}-{window}.png")
                 results.append(result)
+        if args.long:
+            path = long_talk_file([args.locomo / name for name in args.long], scratch)
+            document = json.loads(path.read_text(encoding="utf-8"))
+            messages = locomo_messages(path)
+            tokenizer = EmbeddedModel(default_model_path(), n_ctx=32_768, tokenizer_only=True)
+            unbounded = run_requests(Everything(messages), messages, tokenizer)
+            for window in args.windows[:2]:
+                result = compare(path, window, scratch, document, unbounded=unbounded)
+                draw_chart(result, args.charts / f"peers-{path.stem}-{window}.png")
+                long.append(result)
         for window in args.windows[:2]:
             planted.append(planted_run(args.locomo / args.files[0], window, scratch))
         for name in args.files if args.clock else []:
@@ -468,12 +516,13 @@ def main() -> None:
     report = {"benchmark": "peers", "compactor": "extractive (deterministic), for mfs and rolling",
               "seconds": round(time.perf_counter() - started, 1),
               "summary": summary(results),
-              "runs": [stored(r) for r in results], "planted": planted, "clocked": [stored(r) for r in clocked]}
+              "runs": [stored(r) for r in results], "long_talk": [stored(r) for r in long], "planted": planted,
+              "clocked": [stored(r) for r in clocked]}
     if args.readme:
         readme = REPO / "README.md"
         text = readme.read_text(encoding="utf-8")
         begin, end = "<!-- peers table: scripts/bench_peers.py --readme -->", "<!-- end peers table -->"
-        table = f"{begin}\n{readme_table(results, planted, clocked)}\n{end}"
+        table = f"{begin}\n{readme_table(results + long, planted, clocked)}\n{end}"
         text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: table, text, flags=re.S) \
             if begin in text else text + "\n" + table + "\n"
         readme.write_text(text, encoding="utf-8")

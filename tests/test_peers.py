@@ -3,6 +3,7 @@ benchmark against straw men would prove nothing."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -171,3 +172,25 @@ def test_the_summary_gives_each_windows_mean_and_range_across_conversations() ->
     assert table["4096"][STRATEGIES[1]]["evidence_over_views_mean"] == 0.2
     assert table["4096"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "0.3 >= 0.2 but 0.1 < 0.2"
     assert table["8192"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "a tie counts"
+
+
+def test_a_long_talk_joins_conversations_in_order_and_keeps_their_questions(tmp_path) -> None:
+    from bench_peers import evidence_presence, long_talk_file
+    from peers import locomo_messages
+
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for path, names in ((first, ("Ann", "Bob")), (second, ("Cy", "Dee"))):
+        turns = [{"speaker": names[i % 2], "dia_id": f"D{s}:{i + 1}", "text": f"{path.stem} session {s} line {i}"}
+                 for s in (1, 2) for i in range(4)]
+        document = {"speaker_a": names[0], "speaker_b": names[1],
+                    **{f"session_{s}": [t for t in turns if t["dia_id"].startswith(f"D{s}:")] for s in (1, 2)},
+                    **{f"session_{s}_date_time": f"1:56 pm on {s} May, 2023" for s in (1, 2)},
+                    "qa": [{"category": 4, "question": "?", "answer": "zzz", "evidence": ["D2:3", "D1:1; D2:2"]}]}
+        path.write_text(json.dumps(document))
+    joined = long_talk_file([first, second], tmp_path)
+    messages = locomo_messages(joined)
+    assert [m.text for m in messages] == [f"{p} session {s} line {i}" for p in "ab" for s in (1, 2) for i in range(4)]
+    assert [m.role for m in messages[:2]] + [m.role for m in messages[8:10]] == ["user", "assistant"] * 2
+    document = json.loads(joined.read_text())
+    assert [q["evidence"] for q in document["qa"]] == [["D2:3"], ["D4:3"]], "renumbered; a malformed id dropped"
+    assert evidence_presence(document, messages, "b session 2 line 2")["all"] == 0.5, "b's question, not a's"
