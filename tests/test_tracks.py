@@ -183,17 +183,32 @@ def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block
     assert step.merged.source_digest == source_digest(parts)
 
 
-def test_a_merge_keeps_the_whole_blocks_quotes_within_the_track(session: Session) -> None:
+def test_a_merge_lands_within_the_shrink_gate_and_keeps_binding_words_within_the_quote_track(
+        session: Session) -> None:
+    """Invariant 12 (the block is bounded): the sink sizes the guide and the quotes to what the
+    facts and days leave of (1 - shrink) x the group, so a plain merge passes the shrink gate
+    by construction. Standing requirements and wishes are authoritative like the facts: kept
+    past that, but not past what the rest of the block leaves of the quote track (`quote_room`)."""
     profile = ContextProfile(window=4096)
+    places = ["old mill", "harbour", "chapel", "orchard", "quarry", "lighthouse", "vineyard", "market"]
+    moods = ["quiet", "windy", "golden", "misty", "cold"]
+    plain = [(f"We walked past the {place} on a {mood} morning and talked about everything and nothing "
+              f"until the bakery opened.", "Sounds lovely.") for place in places for mood in moods]
     wordy = [(f"Please remember that on trip {n} we crossed the {n}th bridge near the old mill at dawn, "
               f"and never book me a room facing the road.", "Noted.") for n in range(40)]
-    segments = [_segment(session, profile, 1, wordy[i:i + 10]) for i in range(0, 40, 10)]
-    group = [segment for _, segment in segments[:2]]
-    free = sink(group, profile, estimate_text_tokens)
-    tight = sink(group, profile, estimate_text_tokens, quote_room=0)
+    for talk in (plain, wordy):
+        segments = [segment for _, segment in (_segment(session, profile, 1, talk[i:i + 10]) for i in range(0, 40, 10))]
+        before = sum(estimate_text_tokens(s.render()) for s in segments)
+        merged = sink(segments, profile, estimate_text_tokens)
+        assert set(merged.facts) == {f for s in segments for f in s.facts} and merged.items
+        if talk is plain:
+            assert estimate_text_tokens(merged.render()) <= (1 - profile.shrink) * before
+    binding = [sum(estimate_text_tokens(q) for q in s.quotes) for s in segments]
+    free = sink(segments, profile, estimate_text_tokens)
+    tight = sink(segments, profile, estimate_text_tokens, quote_room=0)
     quotes = [sum(estimate_text_tokens(q) for q in s.quotes) for s in (free, tight)]
-    assert quotes[1] < quotes[0], "the rest of the block already fills the track"
-    assert quotes[1] <= profile.segment_quote_tokens and tight.quotes, "but a merged segment keeps one share"
+    assert quotes[0] == sum(binding), "every binding sentence the segments held is kept"
+    assert 0 < quotes[1] <= profile.segment_quote_tokens, "the rest of the block fills the track: one share"
 
 
 def test_the_days_line_stays_within_its_budget_oldest_days_coarsening_first() -> None:

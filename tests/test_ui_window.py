@@ -212,7 +212,7 @@ def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Sessio
     while not seen and turn < 60:
         turn += 1
         _send(qtbot, window, f"Turn {turn}: the service on port {8000 + turn} logs to /var/log/s{turn}.log; "
-                             + "tell me more about it " * 12)
+                             + "tell me more about it " * 12 + f". Please always keep port {8000 + turn} open.")
     qtbot.waitUntil(lambda: window.overlay.isVisible() and window.overlay.text() == ORGANIZED, timeout=10_000)
     qtbot.waitUntil(lambda: "Context compacted" in window.view.toPlainText(), timeout=10_000)
     qtbot.waitUntil(lambda: window.layers.segments.topLevelItemCount() > 0, timeout=10_000)
@@ -232,7 +232,8 @@ def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Sessio
     detail = window.layers.detail.toPlainText()
     assert "/var/log/s1.log" in detail
     kept = detail.split("Your words, verbatim")[1].split("Original messages")[0]
-    assert ": the service on port 80" in kept and " … " in kept, kept  # the newest, clipped: the budget fits one
+    # the standing requirements first (the other sentences' share at 2,048 fits none of them)
+    assert "Please always keep port 80" in kept and ": the service on port" not in kept, kept
     assert window.layers.segments.topLevelItem(0).text(6) == str(segments[0]["quotes"]) != "0"
 
 

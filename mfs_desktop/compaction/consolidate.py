@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
-from mfs_desktop.compaction.quotes import merge_quote_tracks
+from mfs_desktop.compaction.quotes import binding_tokens, merge_quote_tracks
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, merge_days, source_digest,
                                              users_sentences)
@@ -43,42 +43,47 @@ def _cut(text: str) -> str:
 def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable[[str], int], *,
          quote_room: int | None = None) -> SegmentDraft:
     """Merge without a model: the union of the fact lines (the authoritative track is never
-    merged away), the most telling guide items of the group cut short, bounded like any
-    compactor output: a quarter of what it replaces, and the group's quotes refitted (binding
-    sentences first). It reads nothing from the transcript, so trying a merge costs the size
-    of the block, not of the history; the source digest is left for the caller to set from
-    the range, once a merge is chosen."""
+    merged away), the bounded days, then the most telling guide items of the group cut short
+    and the group's quotes refitted (binding sentences first), both within what the facts and
+    days leave of the size the shrink gate asks for. It reads nothing from the transcript, so
+    trying a merge costs the size of the block, not of the history; the source digest is left
+    for the caller to set from the range, once a merge is chosen."""
     kept: list[str] = []
     for segment in group:
         kept += [f for f in segment.facts if f not in kept]
-    prose_budget = profile.output_target(sum(count(s.render()) for s in group))
+    before = sum(count(s.render()) for s in group)
+    skeleton = SegmentDraft(
+        uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
+        turn_end=group[-1].turn_end, depth=min(profile.max_depth, max(s.depth for s in group) + 1),
+        degraded=any(s.degraded for s in group), source_digest="", items=(), facts=tuple(kept),
+        dropped_facts=sum(s.dropped_facts for s in group),
+        days=bounded_days(merge_days([s.days for s in group]), profile.days_tokens, count))
+    # What the facts and days leave of the size the shrink gate asks for (less the quote
+    # section's heading and count) is shared by the quotes and the guide, so a merge shrinks
+    # unless the authoritative lines alone cannot: the deepest segment, which absorbs the rest
+    # of the talk, then stays bounded. Standing requirements and wishes are authoritative like
+    # the facts: bounded only by what the rest of the block leaves of the whole quote track
+    # (`quote_room`, seed 003 section 5.4: about 15% of the window), and placed before the
+    # guide prose, which is what an emergency evicts first.
+    headed = replace(skeleton, quotes=("",), dropped_quotes=10**6)
+    room = max(0, int((1 - profile.shrink) * before) - count(headed.render()))
+    tracks = [s.quotes for s in group]
+    kept_quotes = sum(count(quote) for track in tracks for quote in track)
+    binding = min(binding_tokens(tracks, count), kept_quotes if quote_room is None else quote_room)
     candidates: dict[str, GuideItem] = {}
     for segment in group:
         for item in segment.items:
             text = _cut(item.text)
             candidates.setdefault(text, GuideItem(text, item.source_turns))
     texts = list(candidates)
-    picked = pick_salient(texts, [count(text) + 6 for text in texts], prose_budget, at_least_one=True)
+    costs = [count(candidates[text].line()) for text in texts]
+    picked = pick_salient(texts, costs, min(profile.output_target(before), max(0, room - binding) // 2), at_least_one=True)
     items = [candidates[texts[i]] for i in picked]
-    depth = min(profile.max_depth, max(s.depth for s in group) + 1)
-    # The merged quotes shrink like the rest (so the shrink gate can pass), and within what
-    # the rest of the block leaves of the whole track (`quote_room`, seed 003 section 5.4:
-    # about 15% of the window), but never below one segment's share: the oldest standing
-    # requirements live here.
-    kept_quotes = sum(count(quote) for segment in group for quote in segment.quotes)
-    budget = int((1 - profile.shrink) * kept_quotes)
-    if quote_room is not None:
-        budget = min(budget, quote_room)
-    quotes = merge_quote_tracks([s.quotes for s in group], sum(s.dropped_quotes for s in group),
-                                max(profile.segment_quote_tokens, budget), count, shown=users_sentences(items))
-    return SegmentDraft(
-        uid_start=group[0].uid_start, uid_end=group[-1].uid_end, turn_start=group[0].turn_start,
-        turn_end=group[-1].turn_end, depth=depth, degraded=any(s.degraded for s in group),
-        source_digest="", items=tuple(items), facts=tuple(kept),
-        dropped_facts=sum(s.dropped_facts for s in group),
-        days=bounded_days(merge_days([s.days for s in group]), profile.days_tokens, count),
-        quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences,
-    )
+    room = max(0, room - sum(costs[i] for i in picked))
+    quotes = merge_quote_tracks(tracks, sum(s.dropped_quotes for s in group), min(profile.segment_quote_tokens, room),
+                                count, shown=users_sentences(items), binding_budget=binding,
+                                plain_tokens=profile.segment_plain_quote_tokens)
+    return replace(skeleton, items=tuple(items), quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences)
 
 
 def evict_prose(segment: SegmentDraft) -> SegmentDraft:

@@ -56,7 +56,7 @@ def _origin_line(message: Message, count: Callable[[str], int]) -> str | None:
 
 
 def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Callable[[str], int], *,
-                      shown: Collection[str] = frozenset()) -> QuoteTrack:
+                      shown: Collection[str] = frozenset(), plain_tokens: int | None = None) -> QuoteTrack:
     """The covered range's user messages, fitted to `budget_tokens`: markers and standing
     requirements first, then wishes and constraints, newest first within each; the rest of
     the budget to the most telling of the other sentences (`pick_salient`), leaving out those
@@ -73,22 +73,33 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             clipped = clip(sentence)
             kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
             candidates.append(_Candidate(kind, message.uid, f"(uid {message.uid}) {clipped}", clipped))
-    return _fit(candidates, budget_tokens, count, shown, dropped_before=0)
+    return _fit(candidates, budget_tokens, count, shown, 0, plain_tokens=plain_tokens)
 
 
 def merge_quote_tracks(tracks: Sequence[Sequence[str]], dropped_before: int, budget_tokens: int,
-                       count: Callable[[str], int], *, shown: Collection[str] = frozenset()) -> QuoteTrack:
+                       count: Callable[[str], int], *, shown: Collection[str] = frozenset(),
+                       binding_budget: int = 0, plain_tokens: int | None = None) -> QuoteTrack:
     """The quote tracks of adjacent segments (oldest first), refitted to one smaller budget by
-    the same rule. Only the lines the segments hold compete: a sentence a segment left out lost
-    within its own range and would lose again in the smaller merged track, and reading the
-    range again cost O(history) once the deepest segment absorbs (0.75 s on 11,752 messages).
-    A marker or a kept annotation stays first; other lines are classed again by their words."""
+    the same rule; markers and binding sentences may fill up to `binding_budget` where that is
+    more. Only the lines the segments hold compete: a sentence a segment left out lost within
+    its own range and would lose again in the smaller merged track, and reading the range again
+    cost O(history) once the deepest segment absorbs (0.75 s on 11,752 messages). A marker or a
+    kept annotation stays first; other lines are classed again by their words."""
+    return _fit(_track_candidates(tracks), budget_tokens, count, shown, dropped_before, binding_budget, plain_tokens)
+
+
+def binding_tokens(tracks: Sequence[Sequence[str]], count: Callable[[str], int]) -> int:
+    """What the markers and binding sentences of these quote tracks take, all kept."""
+    return sum(count(c.line) for c in _track_candidates(tracks) if c.kind is not None)
+
+
+def _track_candidates(tracks: Sequence[Sequence[str]]) -> list[_Candidate]:
     candidates = []
     for line in (line for track in tracks for line in track):
         uid, text = _QUOTE_LINE.match(line).groups()
         marker = text.startswith("[")
         candidates.append(_Candidate(0 if marker else binding_class(text), int(uid), line, "" if marker else text))
-    return _fit(candidates, budget_tokens, count, shown, dropped_before)
+    return candidates
 
 
 _QUOTE_LINE = re.compile(r"\(uid (\d+)\) (.*)", re.S)
@@ -103,7 +114,8 @@ class _Candidate:
 
 
 def _fit(candidates: Sequence[_Candidate], budget_tokens: int, count: Callable[[str], int],
-         shown: Collection[str], dropped_before: int) -> QuoteTrack:
+         shown: Collection[str], dropped_before: int, binding_budget: int = 0,
+         plain_tokens: int | None = None) -> QuoteTrack:
     binding = sorted((c.kind, -c.uid, order) for order, c in enumerate(candidates) if c.kind is not None)
     other = [order for order, c in enumerate(candidates) if c.kind is None and c.sentence not in shown]
     in_guide = sum(1 for c in candidates if c.kind is None and c.sentence in shown)
@@ -111,11 +123,12 @@ def _fit(candidates: Sequence[_Candidate], budget_tokens: int, count: Callable[[
     used = 0
     for _, _, order in binding:
         cost = count(candidates[order].line)
-        if used + cost <= budget_tokens:
+        if used + cost <= max(budget_tokens, binding_budget):
             chosen.append(order)
             used += cost
     picked = pick_salient([candidates[order].sentence for order in other],
-                          [count(candidates[order].line) for order in other], budget_tokens - used)
+                          [count(candidates[order].line) for order in other],
+                          max(0, min(budget_tokens - used, budget_tokens if plain_tokens is None else plain_tokens)))
     chosen = sorted(chosen + [other[i] for i in picked])
     return QuoteTrack(tuple(candidates[order].line for order in chosen),
                       dropped_before + len(candidates) - in_guide - len(chosen))

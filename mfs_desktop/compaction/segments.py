@@ -40,6 +40,10 @@ class GuideItem:
         """The item as the compactor writes it and the store keeps it."""
         return {"text": self.text, "source_turns": list(self.source_turns)}
 
+    def line(self) -> str:
+        """The item as the segment block shows it."""
+        return f"- {self.text} (turns {', '.join(map(str, self.source_turns))})"
+
 
 @dataclass(frozen=True)
 class SegmentDraft:
@@ -66,7 +70,7 @@ class SegmentDraft:
         lines = [head]
         if self.days:
             lines.append(days_line(self.days))
-        lines += [f"- {item.text} (turns {', '.join(map(str, item.source_turns))})" for item in self.items]
+        lines += [item.line() for item in self.items]
         if self.facts:
             lines.append("facts, verbatim:")
             lines += [f"  {fact}" for fact in self.facts]
@@ -262,7 +266,8 @@ def draft_segment(
     count: Counter, depth: int = 0,
 ) -> SegmentDraft:
     facts, dropped = fact_lines(messages, profile, count)
-    quotes = build_quote_track(messages, profile.segment_quote_tokens, count, shown=users_sentences(items))
+    quotes = build_quote_track(messages, profile.segment_quote_tokens, count, shown=users_sentences(items),
+                               plain_tokens=profile.segment_plain_quote_tokens)
     return SegmentDraft(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
         turn_start=messages[0].turn_ordinal, turn_end=messages[-1].turn_ordinal,
