@@ -59,8 +59,8 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
                       shown: Collection[str] = frozenset(), plain_tokens: int | None = None) -> QuoteTrack:
     """The covered range's user messages, fitted to `budget_tokens`: markers and standing
     requirements first, then wishes and constraints, newest first within each; the rest of
-    the budget to the most telling of the other sentences (`pick_salient`), leaving out those
-    in `shown`, which the guide holds verbatim."""
+    the budget, at most `plain_tokens` of it, to the most telling of the other sentences
+    (`pick_salient`), leaving out those in `shown`, which the guide holds verbatim."""
     candidates: list[_Candidate] = []
     for message in messages:
         if message.role != "user":
@@ -73,7 +73,7 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
             clipped = clip(sentence)
             kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
             candidates.append(_Candidate(kind, message.uid, f"(uid {message.uid}) {clipped}", clipped))
-    return _fit(candidates, budget_tokens, count, shown, 0, plain_tokens=plain_tokens)
+    return _fit(candidates, budget_tokens, count, shown, dropped_before=0, plain_tokens=plain_tokens)
 
 
 def merge_quote_tracks(tracks: Sequence[Sequence[str]], dropped_before: int, budget_tokens: int,
