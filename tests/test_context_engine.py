@@ -10,6 +10,7 @@ import pytest
 
 from mfs_desktop.compaction.segments import source_digest
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
+from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.send_view import DATA_CLOSE, DATA_OPEN, SEGMENT_HEADER
 from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.runtime.protocol import SamplingSettings
@@ -445,3 +446,32 @@ def test_invariant_5_an_appended_segment_leaves_the_block_before_it_unchanged(lo
             assert after.startswith(before.removesuffix(DATA_CLOSE)), "an append rewrote the last segment"
             appends += 1
     assert appends >= 2
+
+
+def test_one_event_folds_down_to_the_post_compaction_target(session: Session) -> None:
+    """When the compactor's input budget cuts a range short, the same event folds the next
+    ranges, so one prefix break brings the raw tail within the post-compaction target rather
+    than events a few turns apart re-prefilling it again and again."""
+    profile = ContextProfile(window=8192, compactor_input=0.2)
+    service = RecordingService(session, AcknowledgingModel(), provider="fake", profile=profile,
+                               sampling=SamplingSettings(max_tokens=512))
+    conversation = session.transcript.create_conversation().id
+
+    def folds() -> int:
+        return sum(e.event == "compaction" and e.outcome in ("committed", "degraded")
+                   for e in entries(session.database, conversation))
+
+    per_event = []
+    for turn in range(1, 121):
+        before = folds()
+        service.send(conversation, user_text(turn))
+        service.precompactor.wait(conversation)
+        assert_coverage(session, conversation)
+        if folds() > before:
+            per_event.append(folds() - before)
+            _, report = service.view(conversation)
+            plan, _ = service._next_plan(conversation, report.data_block_tokens)
+            assert plan is None, "the event stopped with foldable history above the post-compaction target"
+    assert per_event and max(per_event) >= 2, per_event
+    assert service.precompactor.errors == []
+    service.close()

@@ -20,14 +20,14 @@ from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
 from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
 from mfs_desktop.context.profile import ContextProfile
-from mfs_desktop.context.send_view import ViewReport, build_send_view
+from mfs_desktop.context.send_view import ViewReport, build_send_view, render_data_block
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.compaction import Compaction, PreCompactor, render_slot
+from mfs_desktop.services.compaction import Compaction, CompactionPlan, PreCompactor, render_slot
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
@@ -76,7 +76,8 @@ class ChatService:
         self.meter = TokenMeter(model, AnchorStore(session.database))
         self.compaction = Compaction(session, self.profile, estimate_text_tokens)
         self.precompactor = PreCompactor(
-            self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)))
+            self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)),
+            follow_up=self._follow_up_plan)
         self.tools = ToolRunner(session)
         self._tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
@@ -219,7 +220,7 @@ class ChatService:
             _, report = self.view(conversation_id)
         if report.pressure < self.profile.warn or self.precompactor.busy(conversation_id):
             return False
-        plan, reason = self._next_plan(conversation_id, report)
+        plan, reason = self._next_plan(conversation_id, report.data_block_tokens)
         if plan is None:
             ledger.record(self.session.database, conversation_id, "compaction", reason, "nothing cooled enough to fold")
             return False
@@ -232,7 +233,7 @@ class ChatService:
             _, report = self.view(conversation_id)
             if report.pressure < self.profile.hard and not report.left_out:
                 return
-            plan, _ = self._next_plan(conversation_id, report)
+            plan, _ = self._next_plan(conversation_id, report.data_block_tokens)
             if plan is not None and self.precompactor.schedule(plan):
                 self.precompactor.wait(conversation_id)
                 continue
@@ -240,15 +241,27 @@ class ChatService:
             if not self.compaction.consolidate(conversation_id, tail_tokens=tail, emergency=True):
                 return
 
-    def _next_plan(self, conversation_id: str, report: ViewReport):
+    def _next_plan(self, conversation_id: str, data_block_tokens: int):
         # The block is about to change anyway: a degraded tail gets its one catch-up first.
         upgrade = self.compaction.plan_upgrade(conversation_id)
         if upgrade is not None:
             return upgrade, "ok"
-        return self.compaction.plan(conversation_id, self._fixed_tokens(report))
+        return self.compaction.plan(conversation_id, self._fixed_tokens(data_block_tokens))
 
-    def _fixed_tokens(self, report: ViewReport) -> int:
-        return report.data_block_tokens + estimate_text_tokens(self.system_prompt) + self.profile.output_target(
+    def _follow_up_plan(self, conversation_id: str) -> CompactionPlan | None:
+        """On the compactor thread, after a fold: the next range while the raw tail is still over
+        the post-compaction target. One event that folds two ranges breaks the prefix once; two
+        events a few turns apart would re-prefill the tail twice (LoCoMo 26 at 8,192: the first
+        range stops at the compactor's input budget with 70 raw messages left after it)."""
+        if self.session.transcript.conversation(conversation_id).memory_mode != "automatic":
+            return None
+        _, slot_text, _, block = self.segments.read_block(conversation_id)
+        data_text = render_data_block(slot_text, block) if (slot_text or block) else ""
+        plan, _ = self._next_plan(conversation_id, estimate_text_tokens(data_text))
+        return plan
+
+    def _fixed_tokens(self, data_block_tokens: int) -> int:
+        return data_block_tokens + estimate_text_tokens(self.system_prompt) + self.profile.output_target(
             self.profile.tokens(self.profile.compactor_input))
 
     def _clear_old_tool_results(self, conversation_id: str, report: ViewReport) -> bool:

@@ -37,6 +37,7 @@ from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentS
 log = logging.getLogger(__name__)
 Counter = Callable[[str], int]
 COMPACTOR_TIMEOUT_S = 120.0
+MAX_FOLDS_PER_EVENT = 8  # bounds one event's chain of ranges; each range is at least `minimum_range`
 
 
 @dataclass(frozen=True)
@@ -167,9 +168,15 @@ class PreCompactor:
     """One background worker thread owns the compactor (a llama.cpp context is not
     thread-safe); at most one job per conversation; cancelling discards the result."""
 
-    def __init__(self, compaction: Compaction, compactor_factory: Callable[[], Compactor]) -> None:
+    def __init__(
+        self, compaction: Compaction, compactor_factory: Callable[[], Compactor],
+        follow_up: Callable[[str], CompactionPlan | None] = lambda conversation_id: None,
+    ) -> None:
         self.compaction = compaction
         self._factory = compactor_factory
+        # After a fold, the next range of the same event, or None: an event folds down to the
+        # post-compaction target even when the compactor's input budget cuts one range short.
+        self._follow_up = follow_up
         self._jobs: queue.Queue = queue.Queue()
         self._pending: dict[str, tuple[threading.Event, threading.Event]] = {}
         self._lock = threading.Lock()
@@ -220,20 +227,26 @@ class PreCompactor:
             if job is None:
                 return
             plan, cancel, done = job
+            conversation_id = plan.conversation_id
             try:
-                if not cancel.is_set():
-                    self._tell(plan.conversation_id, None)
+                for _ in range(MAX_FOLDS_PER_EVENT):
+                    if cancel.is_set():
+                        break
+                    self._tell(conversation_id, None)
                     compactor = compactor or self._factory()
                     outcome = self.compaction.run(plan, compactor, cancel)
                     self.outcomes.append(outcome)
-                    self._tell(plan.conversation_id, outcome)
-            except Exception as exc:  # the conversation goes on; the ledger shows nothing committed
+                    self._tell(conversation_id, outcome)
+                    plan = self._follow_up(conversation_id) if outcome.state == "active" else None
+                    if plan is None:
+                        break
+            except Exception as exc:  # the conversation goes on; the ledger shows what was committed
                 self.errors.append(exc)
-                self._tell(plan.conversation_id, CommitOutcome("rejected", f"failed ({type(exc).__name__})", ""))
+                self._tell(conversation_id, CommitOutcome("rejected", f"failed ({type(exc).__name__})", ""))
                 log.warning("pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG")))
             finally:
                 with self._lock:
-                    self._pending.pop(plan.conversation_id, None)
+                    self._pending.pop(conversation_id, None)
                 done.set()
 
     def _tell(self, conversation_id: str, outcome: CommitOutcome | None) -> None:
