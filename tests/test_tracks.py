@@ -144,6 +144,16 @@ def test_standing_requirements_go_before_wishes_in_a_full_track(session: Session
     assert [line.split(") ", 1)[1] for line in track.lines] == ["Please always write the date first in any plan."]
     assert binding_class("Never book flights for me.") == 0 and binding_class("I want a quiet room.") == 1
     assert binding_class("That must have been awesome.") is None
+    assert binding_class("Do not use emoji in answers.") == 0 and binding_class("So please avoid jargon.") == 0
+
+
+def test_the_words_of_a_requirement_inside_a_story_are_chat() -> None:
+    """A requirement opens its sentence or asks outright; told in passing, the same words bind
+    nothing, and would take the binding share from the requirements the user did state."""
+    for chat in ("I'm always here for you, Mel!", "I've always had a love for horses!", "I don't know what to do.",
+                 "I couldn't stop laughing.", "I remember that trip so well.", "Never give up!",
+                 "It's not always easy."):
+        assert binding_class(chat) is None, chat
 
 
 def _segment(session: Session, profile: ContextProfile, depth: int, pairs: list[tuple[str, str]]):

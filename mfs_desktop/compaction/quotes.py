@@ -18,11 +18,16 @@ from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.store.models import Message
 
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
-# A standing requirement: it holds for every later answer, so it goes first.
+# A standing requirement: it holds for every later answer, so it goes first. It opens the
+# sentence ("Never suggest …", "Please avoid …") or asks outright ("please", "from now on"); the
+# same words inside a story are chat: on LoCoMo, "I'm always here for you!", "I don't know" and
+# "I couldn't stop laughing" filled the binding share of a merged segment.
 _REQUIREMENT = re.compile(
-    r"(?i)\b(always|never|from now on|don't|do not|please|make sure|remember|every time|avoid|stop)\b"
+    r"(?i)\b(please|from now on|every time you|make sure (you|to|that)|remember to)\b"
+    r"|^(?=\W*\w+(\W+\w+){3})\W*((and|so|but|also|oh|ok|okay)\W+)?(always|never|don't|do not|avoid|stop|make sure|"
+    r"remember)\b"
     # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
-    # before …"; "Keep it up!" and "Check out my painting!" are chat, not requirements
+    # before …"; "Keep it up!", "Never give up!" and "Check out my painting!" are chat
     r"|^\s*(keep|ask|remind|tell|use|write|give|let|call|answer|explain|list|add|include|mention|spell|"
     r"put|start|try|send|reply)\b(?=(\W+\w+){3})")
 # A wish, a constraint or a correction: binding too, after the requirements (on LoCoMo, "I want
