@@ -62,6 +62,10 @@ class ViewReport:
 
 
 def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
+    """The knowledge slot and the segment block as one delimited data block (invariant 8), or ""
+    when there is neither."""
+    if not (slot_text or block):
+        return ""
     parts = [DATA_OPEN, DATA_PREAMBLE]
     if slot_text:
         parts += ["[knowledge slot]", slot_text]
@@ -106,7 +110,7 @@ def build_send_view(
     raw = [m for m in visible if m.uid > covered_end]
     slot = slot_text if conversation.memory_mode != "off" else ""
     head = [ChatMessage("system", system_prompt)]
-    data_text = render_data_block(slot, block) if (slot or block) else ""
+    data_text = render_data_block(slot, block)
     if data_text:
         head += [ChatMessage("user", data_text), ChatMessage("assistant", DATA_ACK)]
     starts = turn_starts(raw) or [0]

@@ -256,8 +256,7 @@ class ChatService:
         if self.session.transcript.conversation(conversation_id).memory_mode != "automatic":
             return None
         _, slot_text, _, block = self.segments.read_block(conversation_id)
-        data_text = render_data_block(slot_text, block) if (slot_text or block) else ""
-        plan, _ = self._next_plan(conversation_id, estimate_text_tokens(data_text))
+        plan, _ = self._next_plan(conversation_id, estimate_text_tokens(render_data_block(slot_text, block)))
         return plan
 
     def _fixed_tokens(self, data_block_tokens: int) -> int:
