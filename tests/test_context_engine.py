@@ -461,6 +461,8 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
         return sum(e.event == "compaction" and e.outcome in ("committed", "degraded")
                    for e in entries(session.database, conversation))
 
+    heard: list[bool] = []  # True: an event started; False: it ended
+    service.precompactor.listeners.append(lambda conversation_id, outcome: heard.append(outcome is None))
     per_event = []
     for turn in range(1, 121):
         before = folds()
@@ -473,5 +475,6 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
             plan, _ = service._next_plan(conversation, report.data_block_tokens)
             assert plan is None, "the event stopped with foldable history above the post-compaction target"
     assert per_event and max(per_event) >= 2, per_event
+    assert heard == [True, False] * len(per_event), "the status shows one start and one end per event"
     assert service.precompactor.errors == []
     service.close()

@@ -228,18 +228,22 @@ class PreCompactor:
                 return
             plan, cancel, done = job
             conversation_id = plan.conversation_id
+            # The listeners hear one start and one end per event, however many folds it takes;
+            # the end carries the last committed fold, or why none was.
+            self._tell(conversation_id, None)
+            event: CommitOutcome = CommitOutcome("rejected", "cancelled", "")
             try:
-                for _ in range(MAX_FOLDS_PER_EVENT):
+                for fold in range(MAX_FOLDS_PER_EVENT):
                     if cancel.is_set():
                         break
-                    self._tell(conversation_id, None)
                     compactor = compactor or self._factory()
                     outcome = self.compaction.run(plan, compactor, cancel)
                     self.outcomes.append(outcome)
-                    self._tell(conversation_id, outcome)
+                    event = outcome if outcome.state == "active" or fold == 0 else event
                     plan = self._follow_up(conversation_id) if outcome.state == "active" else None
                     if plan is None:
                         break
+                self._tell(conversation_id, event)
             except Exception as exc:  # the conversation goes on; the ledger shows what was committed
                 self.errors.append(exc)
                 self._tell(conversation_id, CommitOutcome("rejected", f"failed ({type(exc).__name__})", ""))
