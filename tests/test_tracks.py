@@ -211,6 +211,25 @@ def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block
     assert step.merged.source_digest == source_digest(parts)
 
 
+def test_the_deepest_segment_absorbs_on_any_real_shrink_without_an_emergency(session: Session) -> None:
+    """It keeps the union of the facts and binding words it takes in, so the 35% shrink gate
+    would hold the segments at the depth limit apart until an emergency: on a 2,060-turn LoCoMo
+    talk at 4,096 they piled up to 0.63 of the window and events came every few turns."""
+    profile = ContextProfile(window=2048)
+    talk = [(f"On day {n} please never call before nine: port {5400 + n} serves /srv/day{n}/index.html "
+             f"and build {n * 37} of the garden map.", f"Noted day {n}.") for n in range(24)]
+    parts, block = [], []
+    for depth, pairs in ((3, talk[:8]), (2, talk[8:16]), (1, talk[16:])):  # no two share a depth below 3
+        part, segment = _segment(session, profile, depth, pairs)
+        parts += part
+        block.append(segment)
+    step, reason = plan_consolidation(block, profile, estimate_text_tokens, tail_tokens=0, emergency=False,
+                                      range_of=lambda start, end: parts)
+    assert reason == "ok" and step.kind == "merge" and step.replaced == tuple(block[:2])
+    assert (1 - profile.shrink) * step.before_tokens < step.after_tokens < step.before_tokens, \
+        (step.before_tokens, step.after_tokens)
+
+
 def test_a_merge_lands_within_the_shrink_gate_and_keeps_binding_words_within_the_quote_track(
         session: Session) -> None:
     """Invariant 12 (the block is bounded): the sink sizes the guide and the quotes to what the
