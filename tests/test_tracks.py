@@ -158,19 +158,23 @@ def test_the_words_of_a_requirement_inside_a_story_are_chat() -> None:
 
 def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
     """On a long LoCoMo talk these filled the deepest segment's binding share (17 of its 17
-    lines at 4,096): cheering the other on, promising something oneself, guessing, asking once."""
+    lines at 4,096): cheering the other on, promising or reassuring, guessing, asking once,
+    and an "only" or a "must" that states no rule."""
     for chat in ("Keep on being positive and making a difference.", "Keep doing what makes you happy!",
                  "Keep those fingers crossed!", "Let's keep spreading the good vibes together.",
                  "Let me know if you like it!", "Tell me more - what game was it?", "Tell me all about it!",
                  "I'll make sure to keep you updated.", "Always good to hear!", "Always up for something sweet.",
                  "Never saw this coming.", "Don't feel like I'm making much of an impact here.",
                  "It must be really awesome!", "Must feel great to turn your passion into a career.",
-                 "You should!", "That should help you stay focused."):
+                 "You should!", "That should help you stay focused.", "Keep you posted on the studio.",
+                 "Don't worry, I won't let anything get me down.", "It only took us two hours.",
+                 "Not only for the exercise, but also for the peace of mind.", "Definitely a must-see!"):
         assert binding_class(chat) is None, chat
     for requirement in ("Keep it short when I'm at work.", "Make sure you cite the page numbers.",
                         "Always suggest a vegetarian choice.", "Tell me when a deadline is near."):
         assert binding_class(requirement) == 0, requirement
-    for wish in ("Dairy-free is a must for me.", "You should always check the logs first.", "I prefer tea."):
+    for wish in ("Dairy-free is a must for me.", "You should always check the logs first.", "I prefer tea.",
+                 "I only eat vegetarian food.", "Only answer in English.", "Not the red one but the blue one."):
         assert binding_class(wish) == 1, wish
 
 

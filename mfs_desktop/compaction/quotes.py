@@ -29,19 +29,20 @@ _REQUIREMENT = re.compile(
     # what follows shows a remark rather than an order: "Always good to hear!", "Never saw
     # this coming.", "Don't feel like I'm making an impact."
     r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|a|an|the|been|was|were|had|saw|knew|thought|"
-    r"felt|went|feel like|know)\b)"
+    r"felt|went|feel like|know|worry)\b)"
     # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
     # before …"; "Keep it up!", "Never give up!" and "Check out my painting!" are chat, and so are
     # encouragement ("Keep on being positive", "Keep doing what makes you happy") and one-off
     # asks ("Tell me more about it", "Let me know if you like it", "Let's keep going")
     r"|^\s*(keep|ask|remind|tell|use|write|give|call|answer|explain|list|add|include|mention|spell|"
-    r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|those|these|\w+ing|me (more|all|about))\b)")
+    r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|you|those|these|\w+ing|me (more|all|about))\b)")
 # A wish, a constraint or a correction: binding too, after the requirements (on LoCoMo, "I want
 # to help people …" pushed the oldest "Please always …" out of a merged segment). "Must" and
-# "should" that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat.
+# "should" that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat,
+# and so is "only" that is not a rule of the speaker's ("It only took two hours", "not only … but").
 _PREFERENCE = re.compile(
-    r"(?i)\b(must(?!\s*(have|'ve|be|feel|really)\b)|mustn't|should(?!\s*(\W*$|(help|be|have)\b))|shouldn't|prefer|"
-    r"i want|i need|i'd like|i would like|instead|rather than|not .{1,40} but|only)\b")
+    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|should(?!\s*(\W*$|(help|be|have)\b))|shouldn't|prefer|"
+    r"i want|i need|i'd like|i would like|instead|rather than|not (?!only).{1,40} but)\b|^\W*only\b|\b(i|we|you)( \w+)? only\b")
 
 
 def binding_class(sentence: str) -> int | None:
