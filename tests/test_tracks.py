@@ -171,7 +171,8 @@ def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
                  "Not only for the exercise, but also for the peace of mind.", "Definitely a must-see!"):
         assert binding_class(chat) is None, chat
     for requirement in ("Keep it short when I'm at work.", "Make sure you cite the page numbers.",
-                        "Always suggest a vegetarian choice.", "Tell me when a deadline is near."):
+                        "Always suggest a vegetarian choice.", "Tell me when a deadline is near.",
+                        "Avoid the city centre when you plan trips."):
         assert binding_class(requirement) == 0, requirement
     for wish in ("Dairy-free is a must for me.", "You should always check the logs first.", "I prefer tea.",
                  "I only eat vegetarian food.", "Only answer in English.", "Not the red one but the blue one."):

@@ -21,14 +21,15 @@ DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (se
 # A standing requirement: it holds for every later answer, so it goes first. It opens the
 # sentence ("Never suggest …", "Please avoid …") or asks outright ("please", "from now on"); the
 # same words inside a story are chat: on LoCoMo, "I'm always here for you!", "I don't know" and
-# "I couldn't stop laughing" filled the binding share of a merged segment.
+# "I couldn't stop laughing" filled the binding share of a merged segment, and so did the
+# speaker's own promise ("I'll make sure to keep you updated").
 _REQUIREMENT = re.compile(
     r"(?i)\b(please|from now on|every time you|remember to)\b|(?<!i'll )(?<!i will )\bmake sure (you|to|that)\b"
     r"|^(?=\W*\w+(\W+\w+){3})\W*((and|so|but|also|oh|ok|okay)\W+)?(always|never|don't|do not|avoid|stop|make sure|"
     r"remember)\b"
     # what follows shows a remark rather than an order: "Always good to hear!", "Never saw
     # this coming.", "Don't feel like I'm making an impact."
-    r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|a|an|the|been|was|were|had|saw|knew|thought|"
+    r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|been|was|were|had|saw|knew|thought|"
     r"felt|went|feel like|know|worry)\b)"
     # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
     # before …"; "Keep it up!", "Never give up!" and "Check out my painting!" are chat, and so are
