@@ -187,6 +187,16 @@ def _segment(session: Session, profile: ContextProfile, depth: int, pairs: list[
                                        profile=profile, count=estimate_text_tokens), depth=depth)
 
 
+def _block(session: Session, profile: ContextProfile, layers):
+    """(every message, the segments) for (depth, pairs) layers, oldest first."""
+    parts, block = [], []
+    for depth, pairs in layers:
+        part, segment = _segment(session, profile, depth, pairs)
+        parts += part
+        block.append(segment)
+    return parts, block
+
+
 def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block_stays_bounded(
         session: Session) -> None:
     """Seed 003 section 4.3: the sink takes in the coldest L0 too. Without it, segments at the
@@ -196,11 +206,7 @@ def test_past_the_depth_limit_the_deepest_segment_absorbs_the_next_and_the_block
     talk = [(f"On day {n} I said: please never call before nine, my port is {5400 + n}, and the "
              f"garden had {n} tulips by the {n}th bench.", f"Noted day {n}; the {n} tulips sound nice.")
             for n in range(14)]
-    parts, block = [], []
-    for depth, pairs in ((3, talk[:7]), (0, talk[7:])):
-        part, segment = _segment(session, profile, depth, pairs)
-        parts += part
-        block.append(segment)
+    parts, block = _block(session, profile, ((3, talk[:7]), (0, talk[7:])))
     reads = []
 
     def range_of(start: int, end: int):
@@ -223,11 +229,8 @@ def test_the_deepest_segment_absorbs_on_any_real_shrink_without_an_emergency(ses
     profile = ContextProfile(window=2048)
     talk = [(f"On day {n} please never call before nine: port {5400 + n} serves /srv/day{n}/index.html "
              f"and build {n * 37} of the garden map.", f"Noted day {n}.") for n in range(24)]
-    parts, block = [], []
-    for depth, pairs in ((3, talk[:8]), (2, talk[8:16]), (1, talk[16:])):  # no two share a depth below 3
-        part, segment = _segment(session, profile, depth, pairs)
-        parts += part
-        block.append(segment)
+    # no two share a depth below 3, so the absorb is the only merge on offer
+    parts, block = _block(session, profile, ((3, talk[:8]), (2, talk[8:16]), (1, talk[16:])))
     step, reason = plan_consolidation(block, profile, estimate_text_tokens, tail_tokens=0, emergency=False,
                                       range_of=lambda start, end: parts)
     assert reason == "ok" and step.kind == "merge" and step.replaced == tuple(block[:2])

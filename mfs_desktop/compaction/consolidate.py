@@ -5,9 +5,10 @@ segments merges into one deeper segment — if the payback gate (tokens re-prefi
 block ÷ tokens freed ≤ `payback_turns`) and the shrink gate (freed ≥ `shrink` × before; in an
 emergency any real shrink) both pass. The merge is the deterministic sink: the union of fact
 lines (facts are never merged away), the most telling guide items cut to 120 characters.
-Past depth 3, the deepest segment absorbs the next one on any real shrink. In an emergency the terminal step
-evicts the oldest guide prose while its facts stay; only when facts alone overflow does the
-last step thin the oldest segment's facts, bare numbers first, and count what it dropped.
+Past depth 3, the deepest segment absorbs the next one on any real shrink. In an emergency
+the terminal step evicts the oldest guide prose while its facts stay; only when facts alone
+overflow does the last step thin the oldest segment's facts, bare numbers first, and count what
+it dropped.
 Merging late beats merging often: every block change re-prefills everything after it.
 """
 
@@ -123,7 +124,7 @@ def plan_consolidation(
         # The deepest segment keeps the union of the facts and the binding words it absorbs, so
         # it cannot shrink by the gate's share: held to it, the segments at the depth limit
         # piled up until the block took 0.63 of a 4,096 window on a 2,060-turn talk.
-        shrink = 0.0 if block[group_indexes[0]].depth >= profile.max_depth else profile.shrink
+        shrink = 0.0 if group[0].depth >= profile.max_depth else profile.shrink
         if not emergency and (freed < shrink * before or miss / freed > profile.payback_turns):
             continue
         digest = source_digest(range_of(merged.uid_start, merged.uid_end))
