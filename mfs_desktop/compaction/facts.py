@@ -27,6 +27,7 @@ _PATH = re.compile(r"(?<![\w.])(~|\.{1,2})?/[\w.\-]+(/[\w.\-]+)+|\b[A-Za-z]:\\[\
                    r"yml|toml|md|txt|csv|sql|sh|conf|cfg|ini|log|rs|go|c|h|cpp|java|html|css)\b")
 _URL = re.compile(r"https?://\S+")
 _NUMBER = re.compile(r"\d")
+_HEART = re.compile(r"(?<!\w)<3+(?![\d.])")  # "Thanks! <3" holds no number
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 
 PRIORITY = {"error": 0, "command": 0, "path": 0, "url": 1, "number": 2}
@@ -59,7 +60,7 @@ def classify(line: str) -> str | None:
         return "path"
     if _URL.search(line):
         return "url"
-    if _NUMBER.search(line):
+    if _NUMBER.search(_HEART.sub("", line)):
         return "number"
     return None
 

@@ -37,13 +37,19 @@ _REQUIREMENT = re.compile(
     # asks ("Tell me more about it", "Let me know if you like it", "Let's keep going")
     r"|^\s*(keep|ask|remind|tell|use|write|give|call|answer|explain|list|add|include|mention|spell|"
     r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|you|those|these|\w+ing|me (more|all|about))\b)")
-# A wish, a constraint or a correction: binding too, after the requirements (on LoCoMo, "I want
-# to help people …" pushed the oldest "Please always …" out of a merged segment). "Must" and
-# "should" that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat,
-# and so is "only" that is not a rule of the speaker's ("It only took two hours", "not only … but").
+# A wish, a constraint or a correction: binding too, after the requirements. "Must" and "should"
+# that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat, and
+# so is "only" that is not a rule of the speaker's ("It only took two hours", "not only … but").
+# So are the speaker's own goals and plans ("I want to help people …", "I want my kids to …",
+# "We should plan a trip", "I should try it") and a need told in passing ("if I need anything"):
+# on a long LoCoMo talk they took most of the deepest segment's binding share, and every absorb
+# re-prefilled them. "I want you to …", "I need answers in …" and "You should …" still bind.
 _PREFERENCE = re.compile(
-    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|should(?!\s*(\W*$|(help|be|have)\b))|shouldn't|prefer|"
-    r"i want|i need|i'd like|i would like|instead|rather than|not (?!only).{1,40} but)\b|^\W*only\b|\b(i|we|you)( \w+)? only\b")
+    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|(?<!i )(?<!we )should(?!\s*(\W*$|(help|be|have)\b))|"
+    r"shouldn't|prefer|instead|rather than|"
+    r"(?<!if )(?<!when )i( want| need|'d like| would like)"
+    r"(?!\s+((it|them|him|her|us|(my|our|his|her|their) \w+)\s+)?to\b|\s*([,.!?]|$))|"
+    r"not (?!only).{1,40} but)\b|^\W*only\b|\b(i|we|you)( \w+)? only\b")
 
 
 def binding_class(sentence: str) -> int | None:
