@@ -7,7 +7,7 @@ import threading
 from mfs_desktop.compaction.compactor import ExtractiveCompactor
 from mfs_desktop.compaction.consolidate import plan_consolidation, sink
 from mfs_desktop.compaction.facts import classify
-from mfs_desktop.compaction.quotes import binding_class, build_quote_track, merge_quote_tracks
+from mfs_desktop.compaction.quotes import StoredQuotes, binding_class, build_quote_track
 from mfs_desktop.compaction.salience import content_words, pick_salient
 from mfs_desktop.compaction.segments import draft_segment, extract_items, source_digest, verify_items
 from mfs_desktop.context.profile import ContextProfile
@@ -86,10 +86,10 @@ def test_a_merge_refits_the_segments_own_lines_markers_and_requirements_first() 
     tracks = [(marker, "(uid 5) I walked past the 4th bakery on Elm Street today."),
               (requirement, "(uid 11) The tulips by the station were red and yellow.")]
     budget = estimate_text_tokens(marker) + estimate_text_tokens(requirement)
-    merged = merge_quote_tracks(tracks, 7, budget, estimate_text_tokens)
+    merged = StoredQuotes.read(tracks, 7).refit(budget, estimate_text_tokens)
     assert merged.lines == (marker, requirement) and merged.dropped_sentences == 7 + 2
-    roomy = merge_quote_tracks(tracks, 0, 10 * budget, estimate_text_tokens,
-                               shown={"The tulips by the station were red and yellow."})
+    roomy = StoredQuotes.read(tracks, 0).refit(10 * budget, estimate_text_tokens,
+                                               shown={"The tulips by the station were red and yellow."})
     assert roomy.lines == (marker, tracks[0][1], requirement), "uid order; what the guide shows is not repeated"
     assert roomy.dropped_sentences == 0
 

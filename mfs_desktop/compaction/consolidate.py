@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from mfs_desktop.compaction.facts import PRIORITY, classify
-from mfs_desktop.compaction.quotes import binding_tokens, merge_quote_tracks
+from mfs_desktop.compaction.quotes import StoredQuotes
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, merge_days, source_digest,
                                              users_sentences)
@@ -68,9 +68,10 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     # guide prose, which is what an emergency evicts first.
     headed = replace(skeleton, quotes=("",), dropped_quotes=10**6)
     room = max(0, int((1 - profile.shrink) * before) - count(headed.render()))
-    tracks = [s.quotes for s in group]
-    kept_quotes = sum(count(quote) for track in tracks for quote in track)
-    binding = min(binding_tokens(tracks, count), kept_quotes if quote_room is None else quote_room)
+    stored = StoredQuotes.read([s.quotes for s in group], sum(s.dropped_quotes for s in group))
+    binding = stored.binding_tokens(count)
+    if quote_room is not None:
+        binding = min(binding, quote_room)
     candidates: dict[str, GuideItem] = {}
     for segment in group:
         for item in segment.items:
@@ -81,9 +82,8 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     picked = pick_salient(texts, costs, min(profile.output_target(before), max(0, room - binding) // 2), at_least_one=True)
     items = [candidates[texts[i]] for i in picked]
     room = max(0, room - sum(costs[i] for i in picked))
-    quotes = merge_quote_tracks(tracks, sum(s.dropped_quotes for s in group), min(profile.segment_quote_tokens, room),
-                                count, shown=users_sentences(items), binding_budget=binding,
-                                plain_tokens=profile.segment_plain_quote_tokens)
+    quotes = stored.refit(min(profile.segment_quote_tokens, room), count, shown=users_sentences(items),
+                          binding_budget=binding, plain_tokens=profile.segment_plain_quote_tokens)
     return replace(skeleton, items=tuple(items), quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences)
 
 

@@ -96,32 +96,6 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
     return _fit(candidates, budget_tokens, count, shown, dropped_before=0, plain_tokens=plain_tokens)
 
 
-def merge_quote_tracks(tracks: Sequence[Sequence[str]], dropped_before: int, budget_tokens: int,
-                       count: Callable[[str], int], *, shown: Collection[str] = frozenset(),
-                       binding_budget: int = 0, plain_tokens: int | None = None) -> QuoteTrack:
-    """The quote tracks of adjacent segments (oldest first), refitted to one smaller budget by
-    the same rule; markers and binding sentences may fill up to `binding_budget` where that is
-    more. Only the lines the segments hold compete: a sentence a segment left out lost within
-    its own range and would lose again in the smaller merged track, and reading the range again
-    cost O(history) once the deepest segment absorbs (0.75 s on 11,752 messages). A marker or a
-    kept annotation stays first; other lines are classed again by their words."""
-    return _fit(_track_candidates(tracks), budget_tokens, count, shown, dropped_before, binding_budget, plain_tokens)
-
-
-def binding_tokens(tracks: Sequence[Sequence[str]], count: Callable[[str], int]) -> int:
-    """What the markers and binding sentences of these quote tracks take, all kept."""
-    return sum(count(c.line) for c in _track_candidates(tracks) if c.kind is not None)
-
-
-def _track_candidates(tracks: Sequence[Sequence[str]]) -> list[_Candidate]:
-    candidates = []
-    for line in (line for track in tracks for line in track):
-        uid, text = _QUOTE_LINE.match(line).groups()
-        marker = text.startswith("[")
-        candidates.append(_Candidate(0 if marker else binding_class(text), int(uid), line, "" if marker else text))
-    return candidates
-
-
 _QUOTE_LINE = re.compile(r"\(uid (\d+)\) (.*)", re.S)
 
 
@@ -131,6 +105,37 @@ class _Candidate:
     uid: int
     line: str
     sentence: str  # as the guide would cite it; empty for a marker
+
+
+@dataclass(frozen=True)
+class StoredQuotes:
+    """The quote tracks of adjacent segments (oldest first), read once for a merge. Only the
+    lines the segments hold compete: a sentence a segment left out lost within its own range
+    and would lose again in the smaller merged track, and reading the range again cost
+    O(history) once the deepest segment absorbs (0.75 s on 11,752 messages). A marker or a kept
+    annotation stays first; other lines are classed again by their words."""
+
+    candidates: tuple[_Candidate, ...]
+    dropped_before: int
+
+    @classmethod
+    def read(cls, tracks: Sequence[Sequence[str]], dropped_before: int) -> StoredQuotes:
+        candidates = []
+        for line in (line for track in tracks for line in track):
+            uid, text = _QUOTE_LINE.match(line).groups()
+            marker = text.startswith("[")
+            candidates.append(_Candidate(0 if marker else binding_class(text), int(uid), line, "" if marker else text))
+        return cls(tuple(candidates), dropped_before)
+
+    def binding_tokens(self, count: Callable[[str], int]) -> int:
+        """What the markers and binding sentences take, all kept."""
+        return sum(count(c.line) for c in self.candidates if c.kind is not None)
+
+    def refit(self, budget_tokens: int, count: Callable[[str], int], *, shown: Collection[str] = frozenset(),
+              binding_budget: int = 0, plain_tokens: int | None = None) -> QuoteTrack:
+        """One smaller track by the rule of `build_quote_track`; markers and binding sentences
+        may fill up to `binding_budget` where that is more."""
+        return _fit(self.candidates, budget_tokens, count, shown, self.dropped_before, binding_budget, plain_tokens)
 
 
 def _fit(candidates: Sequence[_Candidate], budget_tokens: int, count: Callable[[str], int],
