@@ -173,22 +173,21 @@ def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
                  "Don't worry, I won't let anything get me down.", "It only took us two hours.",
                  "Not only for the exercise, but also for the peace of mind.", "Definitely a must-see!"):
         assert binding_class(chat) is None, chat
-    # the speaker's own goals and plans, or a need told in passing: "I want to …" took 31 of
-    # the binding lines on LoCoMo 26/30/41/42/43/44 and most of a long talk's deepest segment
+    # the speaker's own goals and plans, or a need told in passing: 35 binding sentences on
+    # LoCoMo 26/30/41/42/43/44 and most of a long talk's deepest segment
     for goal in ("I want to help make their lives better.", "I want my kids to learn that too.",
                  "I want it to be a place of support.", "I need to take my pups for a stroll there.",
                  "We should plan a trip for both of us!", "I should really try making one!",
                  "If I need anything, I'll be sure to reach out.", "Maybe this is the change I need, you gave me the push!"):
         assert binding_class(goal) is None, goal
-    for wish in ("I want you to answer in French.", "I need answers in metric units.", "I'd like shorter answers.",
-                 "I want every list ordered from easiest to hardest.", "We only eat vegetarian food."):
-        assert binding_class(wish) == 1, wish
     for requirement in ("Keep it short when I'm at work.", "Make sure you cite the page numbers.",
                         "Always suggest a vegetarian choice.", "Tell me when a deadline is near.",
                         "Avoid the city centre when you plan trips."):
         assert binding_class(requirement) == 0, requirement
     for wish in ("Dairy-free is a must for me.", "You should always check the logs first.", "I prefer tea.",
-                 "I only eat vegetarian food.", "Only answer in English.", "Not the red one but the blue one."):
+                 "I only eat vegetarian food.", "Only answer in English.", "Not the red one but the blue one.",
+                 "I want you to answer in French.", "I need answers in metric units.", "I'd like shorter answers.",
+                 "I want every list ordered from easiest to hardest.", "We only eat vegetarian food."):
         assert binding_class(wish) == 1, wish
 
 
