@@ -187,7 +187,10 @@ def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
     for wish in ("Dairy-free is a must for me.", "You should always check the logs first.", "I prefer tea.",
                  "I only eat vegetarian food.", "Only answer in English.", "Not the red one but the blue one.",
                  "I want you to answer in French.", "I need answers in metric units.", "I'd like shorter answers.",
-                 "I want every list ordered from easiest to hardest.", "We only eat vegetarian food."):
+                 "I want every list ordered from easiest to hardest.", "We only eat vegetarian food.",
+                 # "I should" and "we should" are the speaker's plans; "Hawaii should" and
+                 # "Zimbabwe should" only end in the same letters
+                 "Hawaii should come first in every plan.", "Zimbabwe should come first in every plan."):
         assert binding_class(wish) == 1, wish
 
 

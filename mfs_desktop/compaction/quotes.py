@@ -45,9 +45,9 @@ _REQUIREMENT = re.compile(
 # on a long LoCoMo talk they took most of the deepest segment's binding share, and every absorb
 # re-prefilled them. "I want you to …", "I need answers in …" and "You should …" still bind.
 _PREFERENCE = re.compile(
-    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|(?<!i )(?<!we )should(?!\s*(\W*$|(help|be|have)\b))|"
+    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|(?<!\bi )(?<!\bwe )should(?!\s*(\W*$|(help|be|have)\b))|"
     r"shouldn't|prefer|instead|rather than|"
-    r"(?<!if )(?<!when )i( want| need|'d like| would like)"
+    r"(?<!\bif )(?<!\bwhen )i( want| need|'d like| would like)"
     r"(?!\s+((it|them|him|her|us|(my|our|his|her|their) \w+)\s+)?to\b|\s*([,.!?]|$))|"
     r"not (?!only).{1,40} but)\b|^\W*only\b|\b(i|we|you)( \w+)? only\b")
 
