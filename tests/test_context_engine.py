@@ -478,3 +478,24 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
     assert heard == [True, False] * len(per_event), "the status shows one start and one end per event"
     assert service.precompactor.errors == []
     service.close()
+
+
+def test_a_user_message_that_opens_a_new_day_carries_the_date_as_people_write_it(session: Session) -> None:
+    """"When did …" stays answerable from the raw turns too; the date is written day first in
+    English names whatever the desktop's locale, so the sent text never changes with it."""
+    from datetime import datetime, timezone
+
+    from mfs_desktop.compaction.segments import days_line
+    from mfs_desktop.store.models import MessageDraft
+
+    conversation = session.transcript.create_conversation().id
+    for day, text in ((7, "We met at the lake."), (8, "Today I signed the lease.")):
+        now = datetime(2023, 5, day, 13, tzinfo=timezone.utc).timestamp()
+        session.transcript.append(conversation, [MessageDraft("user", text), MessageDraft("assistant", "Noted.")],
+                                  now=now)
+    view, _ = ChatService(session, FakeModel(), provider="fake", window=4096).view(conversation)
+    users = [m.content for m in view.messages if m.role == "user"]
+    assert users[-1] == "[Monday 8 May 2023]\nToday I signed the lease."
+    assert users[-2] == "We met at the lake.", "the first message has no earlier day to differ from"
+    assert days_line([("2023-05-07", 1, 3), ("2023-06", 4, 9), ("2024", 10, 10), ("2024…2025", 11, 12)]) == \
+        "days: Sunday 7 May 2023 turns 1–3; June 2023 turns 4–9; 2024 turn 10; 2024…2025 turns 11–12"

@@ -52,8 +52,8 @@ def test_replay_then_inspect(tmp_path: Path, data_root: Path) -> None:
     payload = run_cli("inspect", "--conversation", report["conversation_id"], "--window", "2048", "--payload",
                       data_dir=data_root)
     assert "<|im_start|>system" in payload.stdout and "compressed below" in payload.stdout
-    assert "; 2023-05-07 turns 61–75;" in payload.stdout, "compressed days keep their dates"
-    assert "days: 2023-05 turns 1–" in payload.stdout, "the oldest coarsen to their month within the budget"
+    assert "; Sunday 7 May 2023 turns 61–75;" in payload.stdout, "compressed days keep their dates"
+    assert "days: May 2023 turns 1–" in payload.stdout, "the oldest coarsen to their month within the budget"
 
 
 def test_replay_refuses_a_foreign_file(tmp_path: Path, data_root: Path) -> None:

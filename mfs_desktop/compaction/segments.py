@@ -42,7 +42,12 @@ class GuideItem:
 
     def line(self) -> str:
         """The item as the segment block shows it."""
-        return f"- {self.text} (turns {', '.join(map(str, self.source_turns))})"
+        return f"- {self.text} ({cited_turns(self.source_turns)})"
+
+
+def cited_turns(turns: Sequence[int]) -> str:
+    """"turn 7" or "turns 7, 9": how an item cites its sources, in the block and in the panel."""
+    return f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
 
 
 @dataclass(frozen=True)
@@ -219,8 +224,29 @@ def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
     return tuple((day, first, last) for day, first, last in spans)
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def spoken_date(label: str) -> str:
+    """A stored day label as people write dates: "2023-05-08" is "Monday 8 May 2023", "2023-05"
+    is "May 2023", a year or a span of years stays. Stored labels stay ISO, so that coarsening is
+    a prefix; names are English whatever the locale (Qt sets the C locale from the desktop's),
+    so the rendered block, and the cached prefix, do not change with it. People, LoCoMo's
+    answers among them ("7 May 2023", "June 2023"), write the day first, and so do the model's
+    answers; the ISO form also cost 4 tokens more per day with the bundled tokenizer."""
+    if len(label) == 7:
+        return f"{_MONTHS[int(label[5:7]) - 1]} {label[:4]}"
+    if len(label) == 10:
+        day = datetime.strptime(label, "%Y-%m-%d")
+        return f"{_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}"
+    return label
+
+
 def days_line(days: Sequence[Sequence]) -> str:
-    return "days: " + "; ".join(f"{day} turns {a}–{b}" if a != b else f"{day} turn {a}" for day, a, b in days)
+    return "days: " + "; ".join(f"{spoken_date(day)} turns {a}–{b}" if a != b else f"{spoken_date(day)} turn {a}"
+                                for day, a, b in days)
 
 
 def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Protocol
 
-from mfs_desktop.compaction.segments import SegmentDraft, turn_starts
+from mfs_desktop.compaction.segments import SegmentDraft, spoken_date, turn_starts
 from mfs_desktop.context.assembler import to_chat_message
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.snapshot import SendView
@@ -76,7 +76,7 @@ def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
 
 
 def _day(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d (%A)")
+    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d")
 
 
 def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | None) -> list[ChatMessage]:
@@ -87,7 +87,7 @@ def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | N
         if message.role == "tool" and message.uid <= tool_clear_uid:
             chat.append(ChatMessage("tool", CLEARED.format(uid=message.uid), tool_call_id=message.tool_call_id or ""))
         elif message.role == "user" and previous is not None and _day(message.created_at) != _day(previous.created_at):
-            chat.append(ChatMessage("user", f"[{_day(message.created_at)}]\n{message.text}"))
+            chat.append(ChatMessage("user", f"[{spoken_date(_day(message.created_at))}]\n{message.text}"))
         else:
             chat.append(to_chat_message(message))
         previous = message

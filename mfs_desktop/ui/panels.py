@@ -130,7 +130,7 @@ class ContextLayersTab(QWidget):
         parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "
                  f"turns {detail['turn_start']}–{detail['turn_end']}"
                  f"{' · degraded' if detail['degraded'] else ''}</h3>", "<h4>Items</h4><ul>"]
-        parts += [f"<li>{html.escape(i['text'])} <i>(turns {', '.join(map(str, i['source_turns']))})</i></li>"
+        parts += [f"<li>{html.escape(i['text'])} <i>({i['cited']})</i></li>"
                   for i in detail["items"]]
         parts.append("</ul><h4>Facts, verbatim</h4><ul>")
         parts += [f"<li><code>{html.escape(fact)}</code></li>" for fact in detail["facts"]]
