@@ -171,7 +171,9 @@ def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
                  "It must be really awesome!", "Must feel great to turn your passion into a career.",
                  "You should!", "That should help you stay focused.", "Keep you posted on the studio.",
                  "Don't worry, I won't let anything get me down.", "It only took us two hours.",
-                 "Not only for the exercise, but also for the peace of mind.", "Definitely a must-see!"):
+                 "Not only for the exercise, but also for the peace of mind.", "Definitely a must-see!",
+                 "Keep it up, Jolene!", "Never heard of it, but it sounds interesting.",
+                 "Remember I had a tattoo of my four dogs?"):
         assert binding_class(chat) is None, chat
     # the speaker's own goals and plans, or a need told in passing: 35 binding sentences on
     # LoCoMo 26/30/41/42/43/44 and most of a long talk's deepest segment

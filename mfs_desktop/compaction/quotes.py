@@ -25,18 +25,19 @@ DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (se
 # speaker's own promise ("I'll make sure to keep you updated").
 _REQUIREMENT = re.compile(
     r"(?i)\b(please|from now on|every time you|remember to)\b|(?<!i'll )(?<!i will )\bmake sure (you|to|that)\b"
-    r"|^(?=\W*\w+(\W+\w+){3})\W*((and|so|but|also|oh|ok|okay)\W+)?(always|never|don't|do not|avoid|stop|make sure|"
-    r"remember)\b"
+    # (not a question: "Remember I had a tattoo of my four dogs?")
+    r"|^(?=\W*\w+(\W+\w+){3})(?![^?]*\?\W*$)\W*((and|so|but|also|oh|ok|okay)\W+)?(always|never|don't|do not|"
+    r"avoid|stop|make sure|remember)\b"
     # what follows shows a remark rather than an order: "Always good to hear!", "Never saw
-    # this coming.", "Don't feel like I'm making an impact."
+    # this coming.", "Never heard of it", "Don't feel like I'm making an impact."
     r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|been|was|were|had|saw|knew|thought|"
-    r"felt|went|feel like|know|worry)\b)"
+    r"felt|went|heard|tried|feel like|know|worry)\b)"
     # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
     # before …"; "Keep it up!", "Never give up!" and "Check out my painting!" are chat, and so are
     # encouragement ("Keep on being positive", "Keep doing what makes you happy") and one-off
     # asks ("Tell me more about it", "Let me know if you like it", "Let's keep going")
     r"|^\s*(keep|ask|remind|tell|use|write|give|call|answer|explain|list|add|include|mention|spell|"
-    r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|you|those|these|\w+ing|me (more|all|about))\b)")
+    r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|it up|you|those|these|\w+ing|me (more|all|about))\b)")
 # A wish, a constraint or a correction: binding too, after the requirements. "Must" and "should"
 # that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat, and
 # so is "only" that is not a rule of the speaker's ("It only took two hours", "not only … but").
