@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -233,6 +234,7 @@ def test_compaction_shows_status_notice_layers_and_ledger(qtbot, session: Sessio
     qtbot.waitUntil(lambda: "Original messages" in window.layers.detail.toPlainText(), timeout=5_000)
     detail = window.layers.detail.toPlainText()
     assert "/var/log/s1.log" in detail
+    assert re.search(r"^days: \w+day \d{1,2} [A-Z][a-z]+ \d{4} turns? \d", detail, re.M), "the dates the model sees"
     kept = detail.split("Your words, verbatim")[1].split("Original messages")[0]
     # the standing requirements first (the other sentences' share at 2,048 fits none of them)
     assert "Please always keep port 80" in kept and ": the service on port" not in kept, kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from mfs_desktop.compaction.coverage import check_coverage
-from mfs_desktop.compaction.segments import cited_turns
+from mfs_desktop.compaction.segments import cited_turns, days_line
 from mfs_desktop.context.send_view import DATA_OPEN
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.errors import NotFound
@@ -75,6 +75,7 @@ def segment_detail(session: Session, conversation_id: str, uid_start: int) -> di
     return {
         "uid_start": segment.uid_start, "uid_end": segment.uid_end, "turn_start": segment.turn_start,
         "turn_end": segment.turn_end, "depth": segment.depth, "degraded": segment.degraded,
+        "days": days_line(segment.days) if segment.days else "",
         "items": [{**item.as_dict(), "cited": cited_turns(item.source_turns)} for item in segment.items],
         "facts": list(segment.facts), "dropped_facts": segment.dropped_facts,
         "quotes": list(segment.quotes), "dropped_quotes": segment.dropped_quotes,

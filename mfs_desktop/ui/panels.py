@@ -129,7 +129,8 @@ class ContextLayersTab(QWidget):
     def show_segment(self, detail: dict) -> None:
         parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "
                  f"turns {detail['turn_start']}–{detail['turn_end']}"
-                 f"{' · degraded' if detail['degraded'] else ''}</h3>", "<h4>Items</h4><ul>"]
+                 f"{' · degraded' if detail['degraded'] else ''}</h3>",
+                 f"<p>{html.escape(detail['days'])}</p>" if detail["days"] else "", "<h4>Items</h4><ul>"]
         parts += [f"<li>{html.escape(i['text'])} <i>({i['cited']})</i></li>"
                   for i in detail["items"]]
         parts.append("</ul><h4>Facts, verbatim</h4><ul>")
