@@ -481,8 +481,8 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
 
 
 def test_a_user_message_that_opens_a_new_day_carries_the_date_as_people_write_it(session: Session) -> None:
-    """"When did …" stays answerable from the raw turns too; the date is written day first in
-    English names whatever the desktop's locale, so the sent text never changes with it."""
+    """"When did …" stays answerable from the raw turns too, and the date reads as in the
+    segments' days line."""
     from datetime import datetime, timezone
 
     from mfs_desktop.compaction.segments import days_line

@@ -231,11 +231,11 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 def spoken_date(label: str) -> str:
     """A stored day label as people write dates: "2023-05-08" is "Monday 8 May 2023", "2023-05"
-    is "May 2023", a year or a span of years stays. Stored labels stay ISO, so that coarsening is
-    a prefix; names are English whatever the locale (Qt sets the C locale from the desktop's),
-    so the rendered block, and the cached prefix, do not change with it. People, LoCoMo's
-    answers among them ("7 May 2023", "June 2023"), write the day first, and so do the model's
-    answers; the ISO form also cost 4 tokens more per day with the bundled tokenizer."""
+    is "May 2023", a year or a span of years stays. People write the day first (so do LoCoMo's
+    answers: "7 May 2023", "June 2023"), and the ISO form cost 4 tokens more per day with the
+    bundled tokenizer. Stored labels stay ISO, so that coarsening is a prefix. The names are our
+    own rather than strftime's: Qt applies the desktop's locale to C's, and the rendered block,
+    which the KV cache reuses as a prefix, must not change with it."""
     if len(label) == 7:
         return f"{_MONTHS[int(label[5:7]) - 1]} {label[:4]}"
     if len(label) == 10:
