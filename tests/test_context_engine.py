@@ -493,7 +493,9 @@ def test_a_user_message_that_opens_a_new_day_carries_the_date_as_people_write_it
         now = datetime(2023, 5, day, 13, tzinfo=timezone.utc).timestamp()
         session.transcript.append(conversation, [MessageDraft("user", text), MessageDraft("assistant", "Noted.")],
                                   now=now)
-    view, _ = ChatService(session, FakeModel(), provider="fake", window=4096).view(conversation)
+    service = ChatService(session, FakeModel(), provider="fake", window=4096)
+    view, _ = service.view(conversation)
+    service.close()
     users = [m.content for m in view.messages if m.role == "user"]
     assert users[-1] == "[Monday 8 May 2023]\nToday I signed the lease."
     assert users[-2] == "We met at the lake.", "the first message has no earlier day to differ from"
