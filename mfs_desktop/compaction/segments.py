@@ -180,20 +180,30 @@ def verify_items(raw: str, turns: Sequence[int], target_tokens: int, count: Coun
 
 
 def extract_items(messages: Sequence[Message], target_tokens: int, count: Counter) -> tuple[GuideItem, ...]:
-    """The guide without a model: the range's most telling sentences (`pick_salient`), both
-    speakers, each citing its turn, in transcript order, within the target. It is the
-    deterministic compactor, and the degraded guide when a compactor fails (invariant 9):
+    """The guide without a model: the range's most telling sentences, a short message whole
+    (`guide_units`, `pick_salient`), both speakers, each citing its turn, in transcript order,
+    within the target. It is the deterministic compactor, and the degraded guide when a
+    compactor fails (invariant 9):
     seed 003 section 4.7's head and tail of every message kept short LoCoMo messages whole,
     so a degraded segment hardly compressed at all."""
     first_turn: dict[str, int] = {}  # each sentence once, citing where it was first said
     for message in messages:
         if message.role in ("user", "assistant"):
-            for sentence in pieces(message.text):
+            for sentence in guide_units(message.text):
                 first_turn.setdefault(spoken(message.role, sentence), message.turn_ordinal)
     texts = list(first_turn)
     costs = [count(text) + 12 for text in texts]  # the item's JSON around it
     picked = pick_salient(texts, costs, target_tokens - 2, at_least_one=True)
     return tuple(GuideItem(texts[i], (first_turn[texts[i]],)) for i in picked)
+
+
+def guide_units(text: str) -> list[str]:
+    """What the extractive guide picks from: a one-line message that `clip` keeps whole is one
+    unit, a longer message its sentences. A short message's sentences lean on each other ("I
+    did. It was great for my mental health."), and one of them alone reads as something else."""
+    units = list(pieces(text))
+    whole = text.strip()
+    return [whole] if len(units) > 1 and "\n" not in whole and clip(whole) == whole else units
 
 
 def spoken(role: str, sentence: str) -> str:
@@ -204,7 +214,8 @@ def spoken(role: str, sentence: str) -> str:
 def users_sentences(items: Sequence[GuideItem]) -> frozenset[str]:
     """The user's sentences a guide already holds word for word (an extractive guide's): the
     quote track need not spend its budget on them again."""
-    return frozenset(item.text.removeprefix("user: ") for item in items if item.text.startswith("user: "))
+    held = [item.text.removeprefix("user: ") for item in items if item.text.startswith("user: ")]
+    return frozenset(sentence for text in held for sentence in (text, *pieces(text)))
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
