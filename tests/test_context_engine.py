@@ -471,9 +471,8 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
         assert_coverage(session, conversation)
         if folds() > before:
             per_event.append(folds() - before)
-            _, report = service.view(conversation)
-            plan, _ = service._next_plan(conversation, report.data_block_tokens)
-            assert plan is None, "the event stopped with foldable history above the post-compaction target"
+            assert service.follow_up_plan(conversation) is None, \
+                "the event stopped with foldable history above the post-compaction target"
     assert per_event and max(per_event) >= 2, per_event
     assert heard == [True, False] * len(per_event), "the status shows one start and one end per event"
     assert service.precompactor.errors == []

@@ -77,7 +77,7 @@ class ChatService:
         self.compaction = Compaction(session, self.profile, estimate_text_tokens)
         self.precompactor = PreCompactor(
             self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)),
-            follow_up=self._follow_up_plan)
+            follow_up=self.follow_up_plan)
         self.tools = ToolRunner(session)
         self._tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
@@ -248,7 +248,7 @@ class ChatService:
             return upgrade, "ok"
         return self.compaction.plan(conversation_id, self._fixed_tokens(data_block_tokens))
 
-    def _follow_up_plan(self, conversation_id: str) -> CompactionPlan | None:
+    def follow_up_plan(self, conversation_id: str) -> CompactionPlan | None:
         """On the compactor thread, after a fold: the next range while the raw tail is still over
         the post-compaction target. One event that folds two ranges breaks the prefix once; two
         events a few turns apart would re-prefill the tail twice (LoCoMo 26 at 8,192: the first
