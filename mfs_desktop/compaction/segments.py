@@ -191,9 +191,9 @@ def extract_items(messages: Sequence[Message], target_tokens: int, count: Counte
     """The guide without a model: the range's most telling sentences, a short message whole
     (`guide_units`, `pick_salient`), both speakers, each citing its turn, in transcript order,
     within the target. It is the deterministic compactor, and the degraded guide when a
-    compactor fails (invariant 9):
-    seed 003 section 4.7's head and tail of every message kept short LoCoMo messages whole,
-    so a degraded segment hardly compressed at all."""
+    compactor fails (invariant 9). Messages compete for the target rather than each keeping
+    something: seed 003 section 4.7's head and tail of every message kept every short LoCoMo
+    message whole, so a degraded segment hardly compressed at all."""
     limit = int(target_tokens * WHOLE_MESSAGE_SHARE)
     first_turn: dict[str, int] = {}  # each unit once, citing where it was first said
     for message in messages:
