@@ -181,13 +181,43 @@ def test_invariant_12_window_is_one_number(tmp_path) -> None:
     assert results[2048][0] >= results[4096][0]
 
 
-def uncovered_plan(service: ChatService, conversation_id: str):
-    """A plan as if the raw tail had no room, after enough new turns to be worth folding."""
+@pytest.mark.parametrize("window", [4096, 8192])
+def test_a_segment_takes_the_room_the_block_has_and_the_ceiling_once_it_fills(window: int) -> None:
+    profile = ContextProfile(window=window)
+    full_input = profile.tokens(profile.compactor_input)
+    ceiling = profile.tokens(profile.output_ceiling)
+    consolidates_at = profile.tokens(profile.block_budget) * profile.consolidate_at
+    into_empty = profile.output_target(full_input, 0)
+    assert into_empty > ceiling
+    assert into_empty <= full_input * profile.output_ratio, "never more than a quarter of what it folds"
+    half_full = profile.output_target(full_input, int(consolidates_at / 2))
+    assert ceiling < half_full < into_empty
+    assert profile.output_target(full_input, int(consolidates_at * 0.9)) == ceiling
+    assert profile.output_target(full_input) == ceiling, "without a block (upgrades) the ceiling holds"
+
+
+def test_the_first_fold_of_a_talk_is_planned_larger_than_a_fold_into_a_filling_block(long_run) -> None:
+    session, service, _, conversation_id = long_run
+    profile = service.profile
+    block = service.segments.active_block(conversation_id)
+    filled = sum(service.compaction.count(segment.render()) for segment in block)
+    assert filled > profile.tokens(profile.block_budget) * profile.consolidate_at * (1 - profile.segment_room_share)
+    big_enough = 2 * profile.tokens(profile.output_ceiling) / profile.output_ratio
+    late = uncovered_plan(service, conversation_id, min_input=big_enough)
+    assert late.target_tokens == profile.tokens(profile.output_ceiling)
+    fresh = session.transcript.create_conversation().id
+    first = uncovered_plan(service, fresh, min_input=big_enough)
+    assert first.target_tokens > profile.tokens(profile.output_ceiling)
+
+
+def uncovered_plan(service: ChatService, conversation_id: str, min_input: int = 0):
+    """A plan as if the raw tail had no room, after enough new turns to be worth folding (and
+    to give the compactor at least `min_input` tokens)."""
     from mfs_desktop.store.models import MessageDraft
 
-    for turn in range(1000, 1040):
+    for turn in range(1000, 1080):
         plan, reason = service.compaction.plan(conversation_id, fixed_tokens=10_000)
-        if plan is not None:
+        if plan is not None and plan.input_tokens >= min_input:
             return plan
         service.session.transcript.append(conversation_id, [MessageDraft("user", user_text(turn)),
                                                             MessageDraft("assistant", "ok")])

@@ -80,8 +80,9 @@ class Compaction:
         if not chosen:
             return None, reason
         input_tokens = self.count(compactor_input(chosen))
+        block_tokens = sum(self.count(segment.render()) for segment in block)
         return CompactionPlan(conversation_id, expected, tuple(chosen), render_slot(self.session, conversation_id),
-                              input_tokens, self.profile.output_target(input_tokens)), "ok"
+                              input_tokens, self.profile.output_target(input_tokens, block_tokens)), "ok"
 
     def plan_upgrade(self, conversation_id: str) -> CompactionPlan | None:
         """Seed 003 §4.5: a degraded segment at the block's end gets one catch-up with the compactor."""
