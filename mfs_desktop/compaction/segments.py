@@ -229,10 +229,15 @@ def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Coun
     return tuple(fact.render() for fact in kept), dropped
 
 
+def day_label(stamp: float) -> str:
+    """The UTC day a stored time falls on, as "2023-05-08": the key of days lines and date lines."""
+    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d")
+
+
 def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
     spans: list[list] = []
     for message in messages:
-        day = datetime.fromtimestamp(message.created_at, tz=timezone.utc).strftime("%Y-%m-%d")
+        day = day_label(message.created_at)
         if spans and spans[-1][0] == day:
             spans[-1][2] = message.turn_ordinal
         else:
@@ -261,8 +266,7 @@ def spoken_date(label: str) -> str:
 
 
 def days_line(days: Sequence[Sequence]) -> str:
-    return "days: " + "; ".join(f"{spoken_date(day)} turns {a}–{b}" if a != b else f"{spoken_date(day)} turn {a}"
-                                for day, a, b in days)
+    return "days: " + "; ".join(spoken_date(day) + (f" turns {a}–{b}" if a != b else f" turn {a}") for day, a, b in days)
 
 
 def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Protocol
 
-from mfs_desktop.compaction.segments import SegmentDraft, spoken_date, turn_starts
+from mfs_desktop.compaction.segments import SegmentDraft, day_label, spoken_date, turn_starts
 from mfs_desktop.context.assembler import to_chat_message
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.snapshot import SendView
@@ -75,22 +74,20 @@ def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
     return "\n".join(parts)
 
 
-def _day(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d")
-
-
 def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | None) -> list[ChatMessage]:
     """Zone 5. A user message that opens a new day carries a date line, so "when did …" stays
     answerable; it is derived from the stored time, so it is appended once and never rewritten."""
     chat = []
+    previous_day = day_label(previous.created_at) if previous is not None else None
     for message in raw:
+        day = day_label(message.created_at)
         if message.role == "tool" and message.uid <= tool_clear_uid:
             chat.append(ChatMessage("tool", CLEARED.format(uid=message.uid), tool_call_id=message.tool_call_id or ""))
-        elif message.role == "user" and previous is not None and _day(message.created_at) != _day(previous.created_at):
-            chat.append(ChatMessage("user", f"[{spoken_date(_day(message.created_at))}]\n{message.text}"))
+        elif message.role == "user" and previous_day is not None and day != previous_day:
+            chat.append(ChatMessage("user", f"[{spoken_date(day)}]\n{message.text}"))
         else:
             chat.append(to_chat_message(message))
-        previous = message
+        previous_day = day
     return chat
 
 
