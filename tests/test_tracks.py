@@ -9,8 +9,8 @@ from mfs_desktop.compaction.consolidate import plan_consolidation, sink
 from mfs_desktop.compaction.facts import classify, clip
 from mfs_desktop.compaction.quotes import StoredQuotes, binding_class, build_quote_track
 from mfs_desktop.compaction.salience import content_words, pick_salient
-from mfs_desktop.compaction.segments import (WHOLE_MESSAGE_SHARE, draft_segment, extract_items, source_digest,
-                                             users_sentences, verify_items)
+from mfs_desktop.compaction.segments import (WHOLE_MESSAGE_SHARE, draft_segment, extract_items, held_sentences,
+                                             source_digest, verify_items)
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.session import Session
@@ -77,8 +77,20 @@ def test_extractive_guide_keeps_a_short_message_whole_and_a_long_one_by_sentence
     assert "user: Running has been great for my mental health." not in texts
     assert f"user: {long}" not in texts and any(t.startswith("user: Next month we want") for t in texts)
     assert {item.source_turns for item in items if "mental health" in item.text} == {(messages[0].turn_ordinal,)}
-    track = build_quote_track(messages, 200, estimate_text_tokens, shown=users_sentences(items))
+    track = build_quote_track(messages, 200, estimate_text_tokens, shown=held_sentences(items, ()))
     assert not any("mental health" in line for line in track.lines), "the guide holds that sentence in its message"
+
+
+def test_a_sentence_the_fact_track_holds_is_not_quoted_again(session: Session) -> None:
+    told = "I have known these friends for 4 years, since I moved from Sweden."
+    messages = _range(session, [(f"{told} They threw me a party.", "Lovely."),
+                                ("Please never book me on trains before nine.", "Understood.")])
+    segment = draft_segment(messages, (), degraded=True, profile=ContextProfile(window=8192),
+                            count=estimate_text_tokens)
+    assert any(line.endswith(told) for line in segment.facts)
+    assert not any(told in line for line in segment.quotes), "one sentence once per segment"
+    assert any("They threw me a party." in line for line in segment.quotes), "the room goes to what is not held"
+    assert any("never book me on trains" in line for line in segment.quotes)
 
 
 def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_first(session: Session) -> None:

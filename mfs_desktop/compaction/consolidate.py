@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from mfs_desktop.compaction.facts import PRIORITY, classify
 from mfs_desktop.compaction.quotes import StoredQuotes
 from mfs_desktop.compaction.salience import pick_salient
-from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, merge_days, source_digest,
-                                             users_sentences)
+from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, held_sentences, merge_days,
+                                             source_digest)
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -82,7 +82,7 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
     picked = pick_salient(texts, costs, min(profile.output_target(before), max(0, room - binding) // 2), at_least_one=True)
     items = [candidates[texts[i]] for i in picked]
     room = max(0, room - sum(costs[i] for i in picked))
-    quotes = stored.refit(min(profile.segment_quote_tokens, room), count, shown=users_sentences(items),
+    quotes = stored.refit(min(profile.segment_quote_tokens, room), count, shown=held_sentences(items, skeleton.facts),
                           binding_budget=binding, plain_tokens=profile.segment_plain_quote_tokens)
     return replace(skeleton, items=tuple(items), quotes=quotes.lines, dropped_quotes=quotes.dropped_sentences)
 

@@ -216,11 +216,13 @@ def guide_units(text: str, limit_tokens: int, count: Counter) -> list[str]:
     return [clip(sentence) for sentence in pieces(text)]
 
 
-def users_sentences(items: Sequence[GuideItem]) -> frozenset[str]:
-    """The user's sentences a guide already holds word for word (an extractive guide's): the
-    quote track need not spend its budget on them again."""
+def held_sentences(items: Sequence[GuideItem], facts: Sequence[str]) -> frozenset[str]:
+    """The sentences a segment already holds word for word, the user's in an extractive guide
+    and every fact line's: the quote track need not spend its budget on them again (on LoCoMo a
+    user's sentence with a number stood twice in a segment, as a fact and as a quote)."""
     held = [item.text.removeprefix("user: ") for item in items if item.text.startswith("user: ")]
-    return frozenset(sentence for text in held for sentence in (text, *map(clip, pieces(text))))
+    return frozenset([*(sentence for text in held for sentence in (text, *map(clip, pieces(text)))),
+                      *(line.split("] ", 1)[-1] for line in facts)])
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
@@ -312,7 +314,7 @@ def draft_segment(
     count: Counter, depth: int = 0,
 ) -> SegmentDraft:
     facts, dropped = fact_lines(messages, profile, count)
-    quotes = build_quote_track(messages, profile.segment_quote_tokens, count, shown=users_sentences(items),
+    quotes = build_quote_track(messages, profile.segment_quote_tokens, count, shown=held_sentences(items, facts),
                                plain_tokens=profile.segment_plain_quote_tokens)
     return SegmentDraft(
         uid_start=messages[0].uid, uid_end=messages[-1].uid,
