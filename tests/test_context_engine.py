@@ -187,7 +187,7 @@ def test_a_segment_takes_the_room_the_block_has_and_the_ceiling_once_it_fills(wi
     profile = ContextProfile(window=window)
     full_input = profile.tokens(profile.compactor_input)
     ceiling = profile.tokens(profile.output_ceiling)
-    consolidates_at = profile.tokens(profile.block_budget) * profile.consolidate_at
+    consolidates_at = profile.consolidation_tokens
     into_empty = profile.output_target(full_input, 0)
     assert into_empty > ceiling
     assert into_empty <= full_input * profile.output_ratio, "never more than a quarter of what it folds"
@@ -202,7 +202,7 @@ def test_the_first_fold_of_a_talk_is_planned_larger_than_a_fold_into_a_filling_b
     profile = service.profile
     block = service.segments.active_block(conversation_id)
     filled = sum(service.compaction.count(segment.render()) for segment in block)
-    assert filled > profile.tokens(profile.block_budget) * profile.consolidate_at * (1 - profile.segment_room_share)
+    assert filled > profile.consolidation_tokens * (1 - profile.segment_room_share)
     big_enough = 2 * profile.tokens(profile.output_ceiling) / profile.output_ratio
     late = uncovered_plan(service, conversation_id, min_input=big_enough)
     assert late.target_tokens == profile.tokens(profile.output_ceiling)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from mfs_desktop.compaction.facts import PRIORITY, classify
+from mfs_desktop.compaction.facts import PRIORITY, classify, fact_text
 from mfs_desktop.compaction.quotes import StoredQuotes
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, held_sentences, merge_days,
@@ -95,7 +95,7 @@ def evict_prose(segment: SegmentDraft) -> SegmentDraft:
 def thin_facts(segment: SegmentDraft) -> SegmentDraft:
     """Half the facts stay: errors, commands and paths before URLs before bare numbers."""
     ranked = sorted(range(len(segment.facts)),
-                    key=lambda i: (PRIORITY[classify(segment.facts[i].split("] ", 1)[-1]) or "number"], i))
+                    key=lambda i: (PRIORITY[classify(fact_text(segment.facts[i])) or "number"], i))
     keep = sorted(ranked[: len(segment.facts) // 2])
     return replace(segment, facts=tuple(segment.facts[i] for i in keep),
                    dropped_facts=segment.dropped_facts + len(segment.facts) - len(keep))
@@ -108,7 +108,7 @@ def plan_consolidation(
     """The next consolidation step for this block, or (None, why not)."""
     sizes = [count(s.render()) for s in block]
     total = sum(sizes)
-    if total < profile.tokens(profile.block_budget) * profile.consolidate_at and not emergency:
+    if total < profile.consolidation_tokens and not emergency:
         return None, "block_below_threshold"
     quotes = [sum(count(quote) for quote in segment.quotes) for segment in block]
     for group_indexes in _candidate_groups(block, profile):

@@ -45,6 +45,11 @@ class Fact:
         return f"[uid {self.uid}] {self.text}"
 
 
+def fact_text(line: str) -> str:
+    """A rendered fact line's sentence, without its uid (the inverse of `Fact.render`)."""
+    return line.split("] ", 1)[-1]
+
+
 def clip(line: str) -> str:
     """A long line keeps its head and tail around ' … '."""
     line = line.strip()

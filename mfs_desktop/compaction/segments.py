@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from mfs_desktop.compaction.facts import Fact, clip, extract_facts, pieces, within_budget
+from mfs_desktop.compaction.facts import Fact, clip, extract_facts, fact_text, pieces, within_budget
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.context.profile import ContextProfile
@@ -222,7 +222,7 @@ def held_sentences(items: Sequence[GuideItem], facts: Sequence[str]) -> frozense
     user's sentence with a number stood twice in a segment, as a fact and as a quote)."""
     held = [item.text.removeprefix("user: ") for item in items if item.text.startswith("user: ")]
     return frozenset([*(sentence for text in held for sentence in (text, *map(clip, pieces(text)))),
-                      *(line.split("] ", 1)[-1] for line in facts)])
+                      *map(fact_text, facts)])
 
 
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:

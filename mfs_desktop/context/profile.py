@@ -95,6 +95,11 @@ class ContextProfile:
         return self.window - self.tokens(self.answer_reserve)
 
     @property
+    def consolidation_tokens(self) -> float:
+        """The block's size at which consolidation starts merging segments."""
+        return self.tokens(self.block_budget) * self.consolidate_at
+
+    @property
     def segment_quote_tokens(self) -> int:
         return self.tokens(self.quote_budget * self.segment_quotes)
 
@@ -119,7 +124,7 @@ class ContextProfile:
         ceiling yields to `segment_room_share` of the room left before consolidation."""
         ceiling = self.tokens(self.output_ceiling)
         if block_tokens is not None:
-            room = self.tokens(self.block_budget) * self.consolidate_at - block_tokens
+            room = self.consolidation_tokens - block_tokens
             ceiling = max(ceiling, int(room * self.segment_room_share))
         target = input_tokens * self.output_ratio
         return int(min(max(target, self.tokens(self.output_floor)), ceiling))
