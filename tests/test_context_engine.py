@@ -211,6 +211,21 @@ def test_the_first_fold_of_a_talk_is_planned_larger_than_a_fold_into_a_filling_b
     assert first.target_tokens > profile.tokens(profile.output_ceiling)
 
 
+def test_a_fold_leaves_the_raw_tail_the_view_has_room_for_beside_the_segment_it_adds(session: Session) -> None:
+    """The plan reserves its own segment, sized from the block it reads: after the fold, system
+    prompt + block + new segment + raw tail are within the post-compaction target."""
+    service, _, conversation_id = run_conversation(session, 40, 8192)
+    profile = service.profile
+    fixed = 100
+    plan, reason = service.compaction.plan(conversation_id, fixed_tokens=fixed)
+    assert plan is not None, reason
+    assert plan.input_tokens < profile.tokens(profile.compactor_input), "the tail, not the input budget, ends the range"
+    tail = session.transcript.messages(conversation_id, uid_from=plan.messages[-1].uid + 1)
+    tail_tokens = sum(service.compaction.count(m.text) + 4 for m in tail)
+    segment = profile.output_target(profile.tokens(profile.compactor_input), 0)
+    assert 0 < tail_tokens <= profile.tokens(profile.post_compaction_target) - fixed - segment
+
+
 def uncovered_plan(service: ChatService, conversation_id: str, min_input: int = 0):
     """A plan as if the raw tail had no room, after enough new turns to be worth folding (and
     to give the compactor at least `min_input` tokens)."""

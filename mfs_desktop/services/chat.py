@@ -260,8 +260,7 @@ class ChatService:
         return plan
 
     def _fixed_tokens(self, data_block_tokens: int) -> int:
-        return data_block_tokens + estimate_text_tokens(self.system_prompt) + self.profile.output_target(
-            self.profile.tokens(self.profile.compactor_input), data_block_tokens)
+        return data_block_tokens + estimate_text_tokens(self.system_prompt)
 
     def _clear_old_tool_results(self, conversation_id: str, report: ViewReport) -> bool:
         """S2: tool results older than the newest turns are cleared in the send copy, once, as an event."""

@@ -71,16 +71,20 @@ class Compaction:
         self.segments = SegmentStore(session.database)
 
     def plan(self, conversation_id: str, fixed_tokens: int) -> tuple[CompactionPlan | None, str]:
+        """The next range to fold. `fixed_tokens` is what the view holds besides raw turns (system
+        prompt, data block); the segment this fold will add is reserved here, sized from the same
+        block that sizes the fold's output, so the raw tail it leaves is the one the view will have."""
         expected, _, _ = self.segments.block_state(conversation_id)
         block = self.segments.active_block(conversation_id)
         conversation = self.session.transcript.conversation(conversation_id)
         start_after = block[-1].uid_end if block else conversation.lineage_base_uid
         uncovered = self.session.transcript.messages(conversation_id, uid_from=start_after + 1)
-        chosen, reason = choose_range(uncovered, self.profile, self.count, fixed_tokens=fixed_tokens)
+        block_tokens = sum(self.count(segment.render()) for segment in block)
+        expected_segment = self.profile.output_target(self.profile.tokens(self.profile.compactor_input), block_tokens)
+        chosen, reason = choose_range(uncovered, self.profile, self.count, fixed_tokens=fixed_tokens + expected_segment)
         if not chosen:
             return None, reason
         input_tokens = self.count(compactor_input(chosen))
-        block_tokens = sum(self.count(segment.render()) for segment in block)
         return CompactionPlan(conversation_id, expected, tuple(chosen), render_slot(self.session, conversation_id),
                               input_tokens, self.profile.output_target(input_tokens, block_tokens)), "ok"
 
