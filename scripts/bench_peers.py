@@ -7,7 +7,8 @@ and is measured with the bundled model's real tokenizer and chat template:
 - prompt tokens sent, and tokens prefilled after reusing the longest common prefix of the
   previous request and its answer (what llama.cpp's prefix matching reuses); the physical
   minimum is what sending everything to an unbounded window would prefill (the new tokens);
-- compactor calls and the tokens they read; maximum payload ÷ window;
+- compactor calls and the tokens they read; payload ÷ window, its mean over the turns (how much
+  the model reads each turn) and its maximum;
 - evidence presence: for each LoCoMo question of categories 1–4, whether its evidence turns are
   verbatim in the final send view or its normalised answer appears there as whole words, per
   category; and the same share averaged over 20 views of the second half, each against the
@@ -298,6 +299,7 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
             **({"degraded_summaries": run["degraded_summaries"]} if "degraded_summaries" in run else {}),
             **({"prefill_wall_clock": asdict(times[name])} if name in times else {}),
             "max_payload_ratio": round(max(run["prompt"]) / window, 3),
+            "mean_payload_ratio": round(sum(run["prompt"]) / len(run["prompt"]) / window, 3),
             "evidence": evidence_presence(document, messages, run["final_text"]),
             "evidence_over_views": evidence_over_views(document, messages, run["views"]),
             **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
@@ -430,15 +432,15 @@ def clock_table(clocked: list[dict]) -> list[str]:
 
 
 def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) -> str:
-    lines = ["| conversation | window | strategy | prefilled ÷ minimum | max payload ÷ window | compactor calls "
-             f"(tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of {VIEWS_SAMPLED} views |",
+    lines = ["| conversation | window | strategy | prefilled ÷ minimum | payload ÷ window, mean / max | compactor "
+             f"calls (tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of {VIEWS_SAMPLED} views |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for result in results:
         for name in STRATEGIES:
             s = result["strategies"][name]
             cats = " / ".join("–" if v is None else f"{v:.0%}" for v in s["evidence"]["per_category"].values())
             lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['prefill_vs_minimum']:.2f}× | "
-                         f"{s['max_payload_ratio']:.3f} | {s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
+                         f"{s['mean_payload_ratio']:.2f} / {s['max_payload_ratio']:.3f} | {s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
                          f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} |")
     lines += ["", "| planted run | window | " + " | ".join(STRATEGIES) + " |", "| --- | --- |" + " --- |" * len(STRATEGIES)]
     for run in planted:
