@@ -440,7 +440,8 @@ def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) 
             s = result["strategies"][name]
             cats = " / ".join("–" if v is None else f"{v:.0%}" for v in s["evidence"]["per_category"].values())
             lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['prefill_vs_minimum']:.2f}× | "
-                         f"{s['mean_payload_ratio']:.2f} / {s['max_payload_ratio']:.3f} | {s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
+                         f"{s['mean_payload_ratio']:.2f} / {s['max_payload_ratio']:.3f} | "
+                         f"{s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
                          f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} |")
     lines += ["", "| planted run | window | " + " | ".join(STRATEGIES) + " |", "| --- | --- |" + " --- |" * len(STRATEGIES)]
     for run in planted:
