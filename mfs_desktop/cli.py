@@ -144,6 +144,18 @@ def cmd_empty_trash(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pin(args: argparse.Namespace) -> int:
+    from mfs_desktop.services.pins import change_pin
+    from mfs_desktop.services.preferences import load_preferences
+
+    session = _open(args)
+    window = args.window or load_preferences(session.database).window
+    change = change_pin(session, args.conversation, args.uid, args.pinned, window)
+    print(f"message {change.uid} {change.note} (pinned messages: about {change.pinned_tokens:,} of "
+          f"{change.budget_tokens:,} tokens)")
+    return 0
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     from mfs_desktop.cli_chat import run_chat
 
@@ -287,6 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text)
         sub.add_argument("conversation", metavar="ID")
         sub.set_defaults(handler=handler)
+    for name, text in (("pin", "pin one of your messages as a standing instruction: sent verbatim until unpinned"),
+                       ("unpin", "unpin a message pinned as a standing instruction")):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("--conversation", metavar="ID", required=True)
+        sub.add_argument("--uid", type=int, required=True, help="the message's number (uid), as `inspect` shows it")
+        sub.add_argument("--window", type=int, help="model window for the pin budget (default: the one in Settings)")
+        sub.set_defaults(handler=cmd_pin, pinned=name == "pin")
     chat = commands.add_parser("chat", help="chat in the terminal: one turn with MESSAGE, a loop without")
     target = chat.add_mutually_exclusive_group()
     target.add_argument("--conversation", metavar="ID", help="continue this conversation")

@@ -275,3 +275,30 @@ def test_a_five_megabyte_message_is_refused_before_anything_is_stored(session: S
         service.send(conversation.id, "word " * 5000)
     assert session.transcript.messages(conversation.id) == []
     service.close()
+
+
+@pytest.mark.parametrize("memory_mode", ["automatic", "off"])
+def test_invariant_11_a_not_sent_notice_counts_only_what_no_segment_covers(session: Session, memory_mode: str) -> None:
+    """After compaction the oldest messages reach the model through their segment: no turn may
+    warn that they were not sent. With memory off nothing covers them, and the warning is true."""
+    from mfs_desktop.store.segments import SegmentStore
+
+    service = ChatService(session, FakeModel(), provider="fake", window=2048, use_tools=False,
+                          sampling=SamplingSettings(max_tokens=48))
+    conversation = session.transcript.create_conversation()
+    session.transcript.set_memory_mode(conversation.id, memory_mode)
+    results = []
+    for index in range(40):
+        results.append(service.send(conversation.id, f"turn {index}: the walk by the river took {index} minutes "
+                                    + "and we talked about the old bakery near the station " * 3))
+        service.precompactor.wait(conversation.id)
+    service.close()
+    block = SegmentStore(session.database).read_block(conversation.id)[3]
+    if memory_mode == "automatic":
+        assert block, "the chat was long enough to compact"
+        assert [r.messages_left_out for r in results] == [0] * 40, "covered messages are not 'not sent'"
+    else:
+        frozen = GenerationStore(session.database).get(results[-1].generation_id)
+        first_sent = thaw(frozen.snapshot, frozen.fingerprint).view.first_uid
+        assert not block and first_sent > 1
+        assert results[-1].messages_left_out == first_sent - 1, "every message before the view, none covered"

@@ -504,3 +504,22 @@ def test_writing_before_any_conversation_exists_starts_one(qtbot, session: Sessi
                     and "You said 5 words" in window.view.toPlainText(), timeout=10_000)
     assert [m.text for m in session.transcript.messages(window.current_id)][0] == "hello from an empty app"
     assert window.conversations.count() == 1
+
+
+def test_pin_from_the_stream_and_unpin_from_the_context_layers_tab(qtbot, session: Session) -> None:
+    from mfs_desktop.store.pins import pinned_uids
+
+    conversation = session.transcript.create_conversation()
+    session.transcript.append(conversation.id, [MessageDraft("user", "以后所有脚本一律用 LF 换行。"),
+                                                MessageDraft("assistant", "好的。")])
+    window = _window(qtbot, session)
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 0, "pin:"))
+    qtbot.waitUntil(lambda: pinned_uids(session.database, conversation.id) == [1], timeout=5_000)
+    qtbot.waitUntil(lambda: "the next reply re-reads the context" in window.view.toPlainText(), timeout=5_000)
+    assert "pinned" in window.view.toPlainText() and "unpin" in window.view.toPlainText()
+    qtbot.waitUntil(lambda: window.layers.pinned.topLevelItemCount() == 1, timeout=5_000)
+    assert window.layers.pinned.topLevelItem(0).text(1) == "以后所有脚本一律用 LF 换行。"
+    window.layers.pinned.itemWidget(window.layers.pinned.topLevelItem(0), 3).click()
+    qtbot.waitUntil(lambda: pinned_uids(session.database, conversation.id) == [], timeout=5_000)
+    qtbot.waitUntil(lambda: window.layers.pinned.topLevelItemCount() == 0, timeout=5_000)
+    assert "none" in window.layers.pinned_label.text()

@@ -13,51 +13,13 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from mfs_desktop.compaction.facts import clip, pieces
+from mfs_desktop.compaction.binding import binding_class
+from mfs_desktop.compaction.facts import clip
 from mfs_desktop.compaction.salience import pick_salient
+from mfs_desktop.compaction.text_units import sentences
 from mfs_desktop.store.models import Message
 
 DOCUMENT_TOKENS = 1_500  # a user message this long is a document, not words (seed 003 section 7.3)
-# A standing requirement: it holds for every later answer, so it goes first. It opens the
-# sentence ("Never suggest …", "Please avoid …") or asks outright ("please", "from now on"); the
-# same words inside a story are chat: on LoCoMo, "I'm always here for you!", "I don't know" and
-# "I couldn't stop laughing" filled the binding share of a merged segment, and so did the
-# speaker's own promise ("I'll make sure to keep you updated").
-_REQUIREMENT = re.compile(
-    r"(?i)\b(please|from now on|every time you|remember to)\b|(?<!i'll )(?<!i will )\bmake sure (you|to|that)\b"
-    # (not a question: "Remember I had a tattoo of my four dogs?")
-    r"|^(?=\W*\w+(\W+\w+){3})(?![^?]*\?\W*$)\W*((and|so|but|also|oh|ok|okay)\W+)?(always|never|don't|do not|"
-    r"avoid|stop|make sure|remember)\b"
-    # what follows shows a remark rather than an order: "Always good to hear!", "Never saw
-    # this coming.", "Never heard of it", "Don't feel like I'm making an impact."
-    r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|been|was|were|had|saw|knew|thought|"
-    r"felt|went|heard|tried|feel like|know|worry)\b)"
-    # a request in the imperative, four words or more: "Keep your answers short.", "Ask me
-    # before …"; "Keep it up!", "Never give up!" and "Check out my painting!" are chat, and so are
-    # encouragement ("Keep on being positive", "Keep doing what makes you happy") and one-off
-    # asks ("Tell me more about it", "Let me know if you like it", "Let's keep going")
-    r"|^\s*(keep|ask|remind|tell|use|write|give|call|answer|explain|list|add|include|mention|spell|"
-    r"put|start|try|send|reply)\b(?=(\W+\w+){3})(?!\W+(on|up|it up|you|those|these|\w+ing|me (more|all|about))\b)")
-# A wish, a constraint or a correction: binding too, after the requirements. "Must" and "should"
-# that guess ("It must be awesome!", "That should help") or cheer ("You should!") are chat, and
-# so is "only" that is not a rule of the speaker's ("It only took two hours", "not only … but").
-# So are the speaker's own goals and plans ("I want to help people …", "I want my kids to …",
-# "We should plan a trip", "I should try it") and a need told in passing ("if I need anything"):
-# on a long LoCoMo talk they took most of the deepest segment's binding share, and every absorb
-# re-prefilled them. "I want you to …", "I need answers in …" and "You should …" still bind.
-_PREFERENCE = re.compile(
-    r"(?i)\b(must(?!-|\s*(have|'ve|be|feel|really)\b)|mustn't|(?<!\bi )(?<!\bwe )should(?!\s*(\W*$|(help|be|have)\b))|"
-    r"shouldn't|prefer|instead|rather than|"
-    r"(?<!\bif )(?<!\bwhen )i( want| need|'d like| would like)"
-    r"(?!\s+((it|them|him|her|us|(my|our|his|her|their) \w+)\s+)?to\b|\s*([,.!?]|$))|"
-    r"not (?!only).{1,40} but)\b|^\W*only\b|\b(i|we|you)( \w+)? only\b")
-
-
-def binding_class(sentence: str) -> int | None:
-    """0 for a standing requirement, 1 for a wish or constraint, None for neither."""
-    if _REQUIREMENT.search(sentence):
-        return 0
-    return 1 if _PREFERENCE.search(sentence) else None
 
 
 @dataclass(frozen=True)
@@ -90,7 +52,7 @@ def build_quote_track(messages: Sequence[Message], budget_tokens: int, count: Ca
         if marker is not None:
             candidates.append(_Candidate(0, message.uid, marker, ""))
             continue
-        for sentence in pieces(message.text):
+        for sentence in sentences(message.text):
             clipped = clip(sentence)
             kind = 0 if message.origin == "quoted_ai_annotated" else binding_class(sentence)
             candidates.append(_Candidate(kind, message.uid, f"(uid {message.uid}) {clipped}", clipped))
@@ -139,11 +101,18 @@ class StoredQuotes:
         return _fit(self.candidates, budget_tokens, count, shown, self.dropped_before, binding_budget, plain_tokens)
 
 
+def _is_held(sentence: str, shown: Collection[str]) -> bool:
+    """The segment holds the sentence, or a clause of it, word for word already: the fact track
+    keeps the clause with a number, so the sentence around it would say it twice."""
+    return sentence in shown or any(part and part in sentence for part in shown)
+
+
 def _fit(candidates: Sequence[_Candidate], budget_tokens: int, count: Callable[[str], int],
          shown: Collection[str], dropped_before: int, binding_budget: int = 0,
          plain_tokens: int | None = None) -> QuoteTrack:
     binding = sorted((c.kind, -c.uid, order) for order, c in enumerate(candidates) if c.kind is not None)
-    other = [order for order, c in enumerate(candidates) if c.kind is None and c.sentence not in shown]
+    other = [order for order, c in enumerate(candidates) if c.kind is None and not _is_held(c.sentence, shown)]
+    # a sentence only partly held (a fact kept its clause) is counted as left out
     in_guide = sum(1 for c in candidates if c.kind is None and c.sentence in shown)
     chosen: list[int] = []
     used = 0

@@ -4,13 +4,12 @@ model: the extractive guide, the user-quote track's fill and the deterministic m
 A word weighs by its rarity in the range being compressed (log of sentences ÷ sentences
 holding it), so "awesome" said forty times weighs little and "Sweden" said once weighs much.
 Choosing is greedy by new weight per square root of tokens (per token, short exclamations
-won; per sentence, long ones did; on the LoCoMo sessions each compressed alone, the root kept
-the most answers): once a chosen sentence holds a word, the word counts a third as much
-again, so the picks cover different things instead of restating one.
-Each LoCoMo session compressed alone into one segment (ten conversations, 1,530 questions):
-the segments held the answer, as whole words, of 216 at 4,096 and 241 at 8,192, against 202
-and 219 when the guide ranked by names, digits and length and the quotes filled newest first
-(with "Keep it up!" and "Wow, that looks great!").
+win; per sentence, long ones do): once a chosen sentence holds a word, the word counts a
+third as much again, so the picks cover different things instead of restating one.
+
+Words in any script: Chinese and Japanese, written without spaces, by character bigrams (a
+run of Han or kana is not one word), other scripts by Unicode words; stop lists in
+`stopwords`. docs/defaults.md has the measurements behind the weights.
 """
 
 from __future__ import annotations
@@ -19,36 +18,46 @@ import heapq
 import math
 import re
 from collections import Counter as Tally
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-_WORD = re.compile(r"\d[\d.,:/%-]*|[^\W\d_][\w'’-]*")
-_STOPWORDS = frozenset("""
-a about above after again against all almost also although always am an and another any anything are around as at
-back be because been before being below between both but by can could did do does doing done down during each
-either else even ever every few for from further get gets getting got had has have having he her here hers herself
-him himself his how however i if in into is it its itself just keep kind know last let like lot lots made make
-many may maybe me might mine more most much must my myself never next no nor not now of off often oh ok okay on
-once one only or other our ours ourselves out over own pretty quite rather really same see she should since so
-some something still such sure than that the their theirs them themselves then there these they thing things
-think this those though through to too under until up upon us very was way we well were what when where which
-while who whom whose why will with within without would yes yet you your yours yourself yourselves
-hey hi hello wow awesome amazing great cool nice thanks thank glad yeah yep yup totally super sounds sound good
-fun stuff happy love loved lovely wonderful fantastic incredible beautiful right exactly haha lol omg gonna wanna
-feel feeling felt guess mean going want wanted say said tell told thing also absolutely definitely especially
-user assistant
-""".split())  # the last line: the extractive guide labels every sentence with its speaker
+from mfs_desktop.compaction.stopwords import CJK_CHARACTERS, CJK_WORDS, LATIN
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(rf"\d[\d.,:/%-]*|[{_CJK}]+|[^\W\d_{_CJK}][^\W_{_CJK}'’-]*(?:['’-][^\W_{_CJK}]+)*")
+_CJK_RUN = re.compile(f"[{_CJK}]")
+_ELISION = re.compile(r"^(c|d|j|l|m|n|s|t|qu)['’](?=\w)")  # French "c'est", "l'hôtel": the word after it
+_SPEAKERS = frozenset(("user", "assistant"))  # the extractive guide labels every sentence with its speaker
 QUESTION_WEIGHT = 0.5  # a question mostly asks what the answer after it tells
 REPEAT_WEIGHT = 1 / 3
 
 
+def _cjk_terms(run: str) -> Iterator[str]:
+    """A run of Han or kana as its bigrams, split first at particles and pronouns, so "我今天去了
+    北京" gives 今天, 天去 and 北京."""
+    piece = ""
+    for character in [*run, ""]:
+        if character and character not in CJK_CHARACTERS:
+            piece += character
+            continue
+        if len(piece) == 1:
+            yield piece
+        for index in range(len(piece) - 1):
+            if piece[index:index + 2] not in CJK_WORDS:
+                yield piece[index:index + 2]
+        piece = ""
+
+
 def content_words(text: str) -> frozenset[str]:
-    """The words that carry what a sentence says: numbers, and words past the stop list. A
+    """The words that carry what a sentence says: numbers, and words past the stop lists. A
     number or a capitalised word after the first (a name, a title) enters twice, as itself and
-    marked, so it weighs double: on LoCoMo most answers are names, titles and numbers."""
+    marked, so it weighs double: names and numbers are what people ask back for."""
     words: set[str] = set()
     for position, raw in enumerate(_WORD.findall(text)):
-        word = raw.lower().rstrip("'’-")
-        if not (word[:1].isdigit() or (len(word) > 2 and word not in _STOPWORDS)):
+        if _CJK_RUN.match(raw):
+            words.update(_cjk_terms(raw))
+            continue
+        word = _ELISION.sub("", raw.casefold().rstrip("'’-"))
+        if not (word[:1].isdigit() or (len(word) > 2 and word not in LATIN and word not in _SPEAKERS)):
             continue
         words.add(word)
         if word[:1].isdigit() or (position > 0 and raw[:1].isupper()):

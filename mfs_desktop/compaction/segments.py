@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from mfs_desktop.compaction.facts import Fact, clip, extract_facts, fact_text, pieces, within_budget
+from mfs_desktop.compaction.facts import Fact, clip, extract_facts, fact_text, within_budget
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.salience import pick_salient
+from mfs_desktop.compaction.text_units import sentences
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.store.models import Message
 
@@ -65,7 +66,7 @@ class SegmentDraft:
     days: tuple[tuple[str, int, int], ...] = ()  # (UTC day, first turn, last turn): "when did …" stays answerable
     # The user-quote track of this segment's range. It travels with its segment rather than
     # in a zone after the block: a new segment is then a pure append, and an event no longer
-    # re-prefills the whole track (on LoCoMo at 4,096 the track was half of every event's cost).
+    # re-prefills the whole track.
     quotes: tuple[str, ...] = ()
     dropped_quotes: int = 0
 
@@ -180,10 +181,7 @@ def verify_items(raw: str, turns: Sequence[int], target_tokens: int, count: Coun
 
 
 # A message the extractive guide keeps whole may take this share of the guide's target (about
-# 120 tokens at 8,192, 60 at 4,096). Within 203 characters, as `clip` keeps a line, LoCoMo
-# 26/30/41/42 held evidence over views at 8,192 in 41.6% of questions; within a quarter of the
-# target, 45.5%, where 38% of the evidence turns are longer than 203 characters; 4,096 moved 23.9%
-# -> 24.1%, prefill within the noise
+# 120 tokens at 8,192, 60 at 4,096): a message's sentences lean on each other (docs/defaults.md)
 WHOLE_MESSAGE_SHARE = 0.25
 
 
@@ -192,7 +190,7 @@ def extract_items(messages: Sequence[Message], target_tokens: int, count: Counte
     (`guide_units`, `pick_salient`), both speakers, each citing its turn, in transcript order,
     within the target. It is the deterministic compactor, and the degraded guide when a
     compactor fails (invariant 9). Messages compete for the target rather than each keeping
-    something: seed 003 section 4.7's head and tail of every message kept every short LoCoMo
+    something: seed 003 section 4.7's head and tail of every message kept every short
     message whole, so a degraded segment hardly compressed at all."""
     limit = int(target_tokens * WHOLE_MESSAGE_SHARE)
     first_turn: dict[str, int] = {}  # each unit once, citing where it was first said
@@ -213,15 +211,15 @@ def guide_units(text: str, limit_tokens: int, count: Counter) -> list[str]:
     whole = text.strip()
     if "\n" not in whole and count(whole) <= limit_tokens:
         return [whole]
-    return [clip(sentence) for sentence in pieces(text)]
+    return [clip(sentence) for sentence in sentences(text)]
 
 
 def held_sentences(items: Sequence[GuideItem], facts: Sequence[str]) -> frozenset[str]:
     """The sentences a segment already holds word for word, the user's in an extractive guide
-    and every fact line's: the quote track need not spend its budget on them again (on LoCoMo a
-    user's sentence with a number stood twice in a segment, as a fact and as a quote)."""
+    and every fact line's: the quote track need not spend its budget on them again (a user's
+    sentence with a number would stand twice in a segment, as a fact and as a quote)."""
     held = [item.text.removeprefix("user: ") for item in items if item.text.startswith("user: ")]
-    return frozenset([*(sentence for text in held for sentence in (text, *map(clip, pieces(text)))),
+    return frozenset([*(sentence for text in held for sentence in (text, *map(clip, sentences(text)))),
                       *map(fact_text, facts)])
 
 
@@ -254,8 +252,8 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 def spoken_date(label: str) -> str:
     """A stored day label as people write dates: "2023-05-08" is "Monday 8 May 2023", "2023-05"
-    is "May 2023", a year or a span of years stays. People write the day first (so do LoCoMo's
-    answers: "7 May 2023", "June 2023"), and the ISO form cost 4 tokens more per day with the
+    is "May 2023", a year or a span of years stays. People write the day first ("7 May
+    2023", "June 2023"), and the ISO form cost 4 tokens more per day with the
     bundled tokenizer. Stored labels stay ISO, so that coarsening is a prefix. The names are our
     own rather than strftime's: Qt applies the desktop's locale to C's, and the rendered block,
     which the KV cache reuses as a prefix, must not change with it."""
@@ -276,8 +274,8 @@ def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,
     """The days line within `budget_tokens`, coarsened oldest first: the days of one month
     become the month, the months of one year the year, and past that the oldest spans join into
     one range (2023…2024), so the newest days keep their dates. Without a bound the deepest
-    segment, which absorbs the rest, carried a span per day of the whole talk: four LoCoMo
-    conversations in one (99 days) gave a 1,197-token days line, 0.15 of an 8,192 window."""
+    segment, which absorbs the rest, carried a span per day of the whole talk: a talk of 99
+    days gave a 1,197-token days line, 0.15 of an 8,192 window."""
     days = [list(span) for span in spans]
 
     def over() -> bool:

@@ -21,44 +21,27 @@ class ContextProfile:
     warn: float = 0.85
     hard: float = 0.95
     fallback_raw_share: float = 0.16
-    # ours: where an event brings the payload back to. Every event re-prefills what follows
-    # the segment block, so the lower this sits the rarer and cheaper events are. Peers
-    # benchmark, LoCoMo 26 and 30 (prefilled ÷ minimum): 0.60 → 0.40 took 8,192 from 4.9× to
-    # 2.4×; once the quote track moved into the segments and the fact track stopped taking
-    # "make" for a command, 0.40 → 0.25 took 4,096 from 2.2–2.3× to 1.9–2.0× and 8,192 from
-    # 2.0–2.3× to 1.7–1.8×, evidence kept within the noise of where the last event fell. An
-    # event folds range after range until it gets here (a range alone stops at the compactor's
-    # input): LoCoMo 26/30/41/42 at 8,192 went 1.71× → 1.55× (evidence over views 32% → 28%).
-    # With the block's ceiling at 0.5, 0.25 → 0.20 (same four, mean): 8,192 1.54× → 1.48× with
-    # evidence over views 29.4% → 30.0%, 4,096 1.60× → 1.62× with 15.1% → 17.5%; LoCoMo 43/44
-    # moved the same way (8,192 1.60× → 1.57×, evidence 21.3% → 22.1%).
+    # ours: where an event brings the payload back to; every event re-prefills what follows the
+    # block, so lower means rarer, cheaper events (measurements: docs/defaults.md)
     post_compaction_target: float = 0.20
     answer_reserve: float = 0.0625  # ours: room kept for the answer (512 of 8,192)
-    # ours: the compactor's own window holds input + output (0.55 + at most a quarter of it). Larger ranges
-    # mean fewer events, each re-prefilling what follows the block: 0.50 -> 0.55 took LoCoMo 26 / 30
-    # from 1.54x / 1.47x to 1.44x / 1.41x the minimum at 4,096 and 1.44x / 1.45x to 1.41x / 1.39x at
-    # 8,192, evidence over views within a point (19.1 -> 19.5, 35.1 -> 34.4, 39.6 -> 39.8, 59.1 ->
-    # 58.1%); four in one at 8,192 1.501x -> 1.482x; 0.60 took 26 / 30 at 8,192 to 45.7% on average
+    # ours: the compactor's own window holds input + output (0.55 + at most a quarter of it);
+    # larger ranges mean fewer events (docs/defaults.md)
     compactor_input: float = 0.55
     output_ratio: float = 0.25  # the guide is about a quarter of its input
     output_floor: float = 0.004
     output_ceiling: float = 0.06
     # ours: while the block is far below the point where it consolidates, a segment may take this
     # share of the room left there instead of the ceiling, so a talk a few windows long keeps more
-    # of what it said; as the block fills, the ceiling binds again. Peers benchmark, LoCoMo 26 / 30,
-    # evidence over views: 8,192 39.8% / 58.1% -> 44.2% / 63.6% (context shift 42% / 61%) at 1.40x /
-    # 1.41x the minimum (was 1.41x / 1.39x); 4,096 19.5% / 34.4% -> 20.8% / 33.9% at 1.54x / 1.53x
-    # (was 1.44x / 1.41x); four in one 1.82x -> 1.89x at 4,096, 1.482x -> 1.483x at 8,192 with 18.0%
-    # -> 19.4%. A share of 0.25 gave 43.7% / 60.8% at 8,192, 0.40 gave 46.0% / 62.7% at 1.45x / 1.43x
+    # of what it said; as the block fills, the ceiling binds again (docs/defaults.md)
     segment_room_share: float = 0.35
     min_range: float = 2_000 / SEED_WINDOW
     fact_budget: float = 2_400 / SEED_WINDOW
     # ours: at small windows the seed's ratio leaves room for two or three lines per segment
     fact_budget_floor: float = 0.05
     fact_lines_per_seed_window: int = 40
-    # ours, for the same reason: 16 lines, so that at 8,192 the token budget binds rather than
-    # the line count (planted run, LoCoMo 26: 8 lines kept 20 of 40 facts at 8,192, 16 keep 34;
-    # prefill 1.76× → 1.95× the minimum there, unchanged on the plain conversations)
+    # ours, for the same reason: enough lines that at 8,192 the token budget binds rather than
+    # the line count (docs/defaults.md)
     fact_lines_floor: int = 16
     quote_budget: float = 0.15  # the whole user-quote track, spread over the segments
     # ours: each segment carries its own range's quotes, a quarter of the track whatever its
@@ -67,14 +50,11 @@ class ContextProfile:
     # to 0.7 of a 4,096 window)
     segment_quotes: float = 0.25
     # ours: of that share, what the user's other sentences may take once the standing
-    # requirements and wishes are in; the guide already holds the most telling sentences. Peers
-    # benchmark, LoCoMo 26, 30, 41, 42 at 4,096: the whole share (0.25) prefilled 1.95x the
-    # minimum with 14.4% evidence over views, 0.05 takes 1.88x with 15.8%; the planted wishes kept
-    # (19/20 at 4,096, 20/20 at 8,192); 8,192 moves within the noise (1.73x -> 1.71x)
+    # requirements and wishes are in; the guide already holds the most telling sentences
+    # (docs/defaults.md)
     segment_plain_quotes: float = 0.05
-    # ours: the segment block's ceiling. A merge re-prefills the block and blurs what it merges:
-    # 0.40 → 0.50 took LoCoMo 26/30/41/42 from 15.1% to 17.4% evidence over views at 4,096
-    # (1.60× → 1.64× the minimum prefill; 8,192 1.54× → 1.52×, evidence unchanged)
+    # ours: the segment block's ceiling; a merge re-prefills the block and blurs what it merges
+    # (docs/defaults.md)
     block_budget: float = 0.50
     # ours: a segment's days line (about 15 spans at 8,192, 3 at 2,048); older days coarsen to months,
     # then years, so the deepest segment stays bounded however many days the talk spans
@@ -85,6 +65,9 @@ class ContextProfile:
     max_depth: int = 3
     keep_recent_tool_turns: int = 2  # ours: S2 never clears the newest turns' tool results
     message_max: float = 0.50  # ours: one message or document, so the view keeps room around it
+    # ours: the pinned standing instructions together; they ride in every view, so a tenth of
+    # the window leaves the rest of the view its room at every window size
+    pinned_share: float = 0.10
 
     def tokens(self, ratio: float) -> int:
         return int(self.window * ratio)

@@ -8,8 +8,8 @@ is a byte prefix of the next (invariant 5).
 
 One departure from DESIGN section 5: zone 4, the user-quote track for the covered range, is
 carried inside the segments, each with its own range's quotes. As a zone after the block it
-was rebuilt at every event and re-prefilled whole with it — half of each event's cost on
-LoCoMo at 4,096 — while inside the segments an event that appends a segment leaves every
+was rebuilt at every event and re-prefilled whole with it (half of each event's cost at
+4,096, docs/defaults.md), while inside the segments an event that appends a segment leaves every
 byte before it unchanged.
 """
 

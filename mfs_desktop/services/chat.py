@@ -50,7 +50,7 @@ class TurnResult:
     finish_reason: str
     usage: Usage
     fingerprint: str
-    messages_left_out: int  # oldest messages that did not fit the window (recorded in the ledger)
+    messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
 
 
 def _ignore(_: str) -> None:
@@ -278,6 +278,8 @@ class ChatService:
     def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
         request = thaw(generation.snapshot, generation.fingerprint)
         self.generations.start(generation.id)
+        # counted against the block the view was frozen with, before a fold after the answer moves it
+        left_out = self._left_out(generation.conversation_id, request.view.first_uid)
         # A resumed generation continues after the tool rounds it already committed.
         done = [m for m in self.session.transcript.messages(generation.conversation_id, uid_from=generation.user_uid)
                 if m.generation_id == generation.id]
@@ -316,11 +318,20 @@ class ChatService:
                  generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
                  usage.completion_tokens, (time.perf_counter() - started) * 1000)
         return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
-                          status, completion.finish_reason, usage, generation.fingerprint,
-                          self._left_out(generation.conversation_id, request.view.first_uid))
+                          status, completion.finish_reason, usage, generation.fingerprint, left_out)
 
     def _left_out(self, conversation_id: str, first_uid: int) -> int:
-        return len(self.session.transcript.messages(conversation_id, uid_to=first_uid - 1)) if first_uid > 1 else 0
+        """Messages before the view's raw turns that no active segment covers: those the model
+        did not see in any form. Covered ones reach it through their segment, so counting them
+        would warn of a loss that did not happen."""
+        if first_uid <= 1:
+            return 0
+        covered_end = 0
+        if self.session.transcript.conversation(conversation_id).memory_mode == "automatic":
+            block = self.segments.read_block(conversation_id)[3]
+            covered_end = block[-1].uid_end if block else 0
+        return sum(1 for m in self.session.transcript.messages(conversation_id, uid_to=first_uid - 1)
+                   if m.uid > covered_end)
 
     def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
         call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"

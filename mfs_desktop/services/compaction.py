@@ -32,6 +32,7 @@ from mfs_desktop.services.background import COMPACTOR_NICENESS, lower_current_th
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import Message
+from mfs_desktop.store.pins import pinned_uids
 from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentStore
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,12 @@ class CompactionPlan:
 
 
 def render_slot(session: Session, conversation_id: str) -> str:
-    """The knowledge slot: the user's own profile, then what the assistant recorded."""
+    """The knowledge slot: the messages the user pinned, verbatim, then the user's own profile,
+    then what the assistant recorded."""
     parts = []
+    pinned = pinned_messages(session, conversation_id)
+    if pinned:
+        parts += ["Standing instructions the user pinned, in their words:", *(f"(uid {m.uid}) {m.text}" for m in pinned)]
     profile_text = load_preferences(session.database).profile_text
     if profile_text:
         parts += ["The user's profile, in their words:", profile_text]
@@ -61,6 +66,13 @@ def render_slot(session: Session, conversation_id: str) -> str:
     if values:
         parts += ["Values the assistant recorded:", *(f"{key}: {value}" for key, value, _, _ in values)]
     return "\n".join(parts)
+
+
+def pinned_messages(session: Session, conversation_id: str) -> list[Message]:
+    """The pinned messages still in the current view (an edit that rewinds past one leaves it
+    out), oldest first."""
+    uids = pinned_uids(session.database, conversation_id)
+    return [m for uid in uids for m in session.transcript.messages(conversation_id, uid_from=uid, uid_to=uid)]
 
 
 class Compaction:

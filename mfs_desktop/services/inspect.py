@@ -10,6 +10,7 @@ from mfs_desktop.context.send_view import DATA_OPEN
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.errors import NotFound
 from mfs_desktop.services.chat import ChatService
+from mfs_desktop.services.compaction import pinned_messages
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.segments import SegmentStore
 
@@ -58,6 +59,9 @@ def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
         } for s in block],
         "coverage": {"ok": coverage.ok, "gaps": [list(g) for g in coverage.gaps],
                      "overlaps": [list(o) for o in coverage.overlaps], "ms": coverage.ms},
+        "pinned": [{"uid": m.uid, "text": m.text, "tokens": estimate_text_tokens(m.text)}
+                   for m in pinned_messages(service.session, conversation_id)],
+        "pinned_budget": service.profile.tokens(service.profile.pinned_share),
         "raw_messages": report.raw_messages,
         "messages_left_out": report.left_out,
         "cleared_tool_results": report.cleared_tool_results,

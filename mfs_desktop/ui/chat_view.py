@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -60,19 +61,22 @@ class Row:
         return f"{self.meta_plain}\n{self.body}" if self.meta_plain else self.body
 
 
-def message_row(message: Message) -> Row:
+def message_row(message: Message, pinned: bool = False) -> Row:
     when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
     facts = [ROLE_LABEL[message.role], when, f"uid {message.uid}"]
     if message.tool_name:
         facts.append(message.tool_name)
     if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
         facts.append(message.origin.replace("_", " "))
+    if pinned:
+        facts.append("pinned")
     meta = " · ".join(html.escape(fact) for fact in facts)
     plain = " · ".join(facts)
     if message.status == "partial":
         meta += ' <span class="partial">(stopped: partial answer)</span>'
         plain += " (stopped: partial answer)"
-    links = ["copy"] + (["quote"] if message.role == "assistant" else []) + (["edit"] if message.role == "user" else [])
+    links = ["copy"] + (["quote"] if message.role == "assistant" else []) \
+        + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
     meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
     plain += "".join(f" · {link}" for link in links)
     body = message.text
@@ -92,9 +96,9 @@ def live_row(text: str) -> Row:
                text or "…", True)
 
 
-def stream_rows(messages: list[Message], notices: list[Notice]) -> list[Row]:
+def stream_rows(messages: list[Message], notices: list[Notice], pinned: Collection[int] = ()) -> list[Row]:
     """Messages and notices in time order (a notice before a message of the same second)."""
-    rows = [message_row(m) for m in messages] + [notice_row(n) for n in notices]
+    rows = [message_row(m, m.uid in pinned) for m in messages] + [notice_row(n) for n in notices]
     return sorted(rows, key=lambda row: (row.created_at, row.kind == "message"))
 
 

@@ -34,11 +34,13 @@ from mfs_desktop.services.inspect import payload_series, segment_detail
 from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.notices import Notice, notice_for
 from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
+from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.services.preferences import load_preferences, save_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.transfer import export_text, import_json, turn_span
 from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
+from mfs_desktop.store.pins import pinned_uids
 from mfs_desktop.store.retention import TRASH_DAYS
 from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.chat_view import ChatView, stream_rows
@@ -218,6 +220,7 @@ class MainWindow(QMainWindow):
     def _build_tabs(self) -> None:
         self.layers = ContextLayersTab()
         self.layers.segment_clicked.connect(self.show_segment)
+        self.layers.unpin_clicked.connect(lambda uid: self.set_pinned(uid, False))
         self.trajectory_tab = TrajectoryTab()
         self.ledger_tab = LedgerTab()
         self.tabs = QTabWidget()
@@ -308,7 +311,7 @@ class MainWindow(QMainWindow):
         messages = self.session.transcript.newest_page(self.current_id, limit=PAGE)
         self._oldest_uid = messages[0].uid if messages else None
         self._oldest_time = messages[0].created_at if messages else 0.0
-        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf"))))
+        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._pinned()))
         if self.generating:
             self.view.set_live(self._live_answer)
 
@@ -327,9 +330,12 @@ class MainWindow(QMainWindow):
             return
         shown = {row.key for row in self.view.stream.rows}
         rows = stream_rows(self.session.transcript.messages(self.current_id, uid_from=last_uid + 1),
-                           self._notices(self._oldest_time, float("inf")))
+                           self._notices(self._oldest_time, float("inf")), self._pinned())
         self.view.append_rows([row for row in rows if row.key not in shown])
         self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
+
+    def _pinned(self) -> set[int]:
+        return set(pinned_uids(self.session.database, self.current_id)) if self.current_id else set()
 
     def _notices(self, since: float, before: float) -> list[Notice]:
         return [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
@@ -342,7 +348,7 @@ class MainWindow(QMainWindow):
         page = self.session.transcript.newest_page(self.current_id, limit=PAGE, before_uid=self._oldest_uid)
         if not page:
             return
-        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time))
+        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time), self._pinned())
         self._oldest_uid, self._oldest_time = page[0].uid, page[0].created_at
         self.view.prepend_rows(rows)
 
@@ -494,6 +500,23 @@ class MainWindow(QMainWindow):
             self.quote_message(uid)
         elif action == "edit":
             self.edit_message(uid, message[0].text)
+        elif action in ("pin", "unpin"):
+            self.set_pinned(uid, action == "pin")
+
+    def set_pinned(self, uid: int, pinned: bool) -> None:
+        """Pin or unpin one of the user's messages: an event, noted in the stream and the ledger."""
+        if self.current_id is None:
+            return
+        conversation_id, window = self.current_id, self.model_choice.window
+
+        def changed(change: PinChange) -> None:
+            self.statusBar().showMessage(f"Message #{change.uid} {change.note}.", 5000)
+            if conversation_id == self.current_id:
+                self.show_transcript()
+                self.refresh_side_tabs()
+                self.inspect_requested.emit(conversation_id)
+
+        run_operation(lambda: change_pin(self.session, conversation_id, uid, pinned, window), changed, self._failed)
 
     def edit_message(self, uid: int, text: str) -> None:
         if self.generating or not self.model_ready:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
+    QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -55,6 +56,7 @@ class ContextLayersTab(QWidget):
     """The send view as it will be sent next: zones with token bars, segments, coverage."""
 
     segment_clicked = Signal(int)  # uid_start
+    unpin_clicked = Signal(int)  # uid
 
     def __init__(self) -> None:
         super().__init__()
@@ -71,6 +73,13 @@ class ContextLayersTab(QWidget):
             layout.addWidget(bar)
         self.coverage = QLabel()
         layout.addWidget(self.coverage)
+        self.pinned_label = QLabel("Pinned standing instructions")
+        self.pinned = QTreeWidget()
+        self.pinned.setHeaderLabels(["Message", "Pinned words, sent verbatim in every request", "tokens", ""])
+        self.pinned.setRootIsDecorated(False)
+        self.pinned.setMaximumHeight(120)
+        layout.addWidget(self.pinned_label)
+        layout.addWidget(self.pinned)
         splitter = QSplitter(Qt.Orientation.Vertical)
         self.segments = QTreeWidget()
         self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", "your words", ""])
@@ -108,6 +117,7 @@ class ContextLayersTab(QWidget):
             holes = ", ".join(f"uids {a}–{b}" for a, b in coverage["gaps"] + coverage["overlaps"])
             self.coverage.setText(f"Coverage check failed: {holes}")
             self.coverage.setStyleSheet(f"color: {GAP_COLOUR.name()}; font-weight: 600")
+        self._show_pinned(report.get("pinned", []), report.get("pinned_budget", 0))
         self.segments.clear()
         for segment in report["segments"]:
             item = QTreeWidgetItem([
@@ -125,6 +135,21 @@ class ContextLayersTab(QWidget):
             for column in range(8):
                 item.setForeground(column, GAP_COLOUR)
             self.segments.addTopLevelItem(item)
+
+    def _show_pinned(self, pinned: list[dict], budget: int) -> None:
+        self.pinned.clear()
+        used = sum(pin["tokens"] for pin in pinned)
+        self.pinned_label.setText(f"Pinned standing instructions: {len(pinned)} · {used:,} of {budget:,} tokens"
+                                  if pinned else "Pinned standing instructions: none (pin one of your messages "
+                                  "in the chat)")
+        self.pinned.setVisible(bool(pinned))
+        for pin in pinned:
+            item = QTreeWidgetItem([f"#{pin['uid']}", " ".join(pin["text"].split()), str(pin["tokens"]), ""])
+            self.pinned.addTopLevelItem(item)
+            button = QPushButton("Unpin")
+            button.clicked.connect(lambda _=False, uid=pin["uid"]: self.unpin_clicked.emit(uid))
+            self.pinned.setItemWidget(item, 3, button)
+        self.pinned.resizeColumnToContents(0)
 
     def show_segment(self, detail: dict) -> None:
         parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "

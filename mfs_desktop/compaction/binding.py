@@ -1,0 +1,232 @@
+"""Sentences that bind the assistant for the rest of a conversation — requests, constraints,
+preferences, corrections, naming — recognised by their structure in the languages our users
+write (English, Chinese, German, French, Spanish, Japanese), without a model.
+
+A standing instruction is a directive (an imperative, a negative imperative, "please", a
+modal aimed at "you", "I want you to …") that holds beyond this one answer: it says so
+("from now on", "以后", "ab jetzt", "désormais", "de ahora en adelante", "これから"), it rules
+always or never, it is about how to answer (language, length, format, units, tone) or how to
+treat the user (what to call them, what to leave out), or it asks to be remembered. The same
+words in a story, a question, a plan of the speaker's own, or a stock phrase of comfort
+("Never give up!", "别担心", "Keine Sorge") bind nothing. tests/data/standing_instructions.jsonl
+is the labelled set; scripts/bench_instructions.py prints precision and recall per language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def _latin(*alternatives: str) -> str:
+    """Words bounded by letters, so "please" is found in "pls please" but not in "pleased"."""
+    return r"(?<![^\W\d_])(?:" + "|".join(alternatives) + r")(?![^\W\d_])"
+
+
+# Stock phrases of comfort, cheer, thanks and courtesy: directive in form, binding nothing.
+_COURTESY = re.compile("(?i)" + _latin(
+    r"don'?t (worry|mention it|be (sorry|silly|shy|sad))", r"do not worry", r"never (give up|stop \w+ing|mind)",
+    r"no (worries|problem)", r"^\W*keep (it up|going|smiling|up the good work|on \w+ing|\w+ing)", r"take care",
+    r"have (fun|a (good|great|nice) \w+)", r"good luck", r"stay (safe|strong|positive|tuned)", r"cheer up",
+    r"keine sorgen?", r"mach dir keine sorgen", r"nur mut", r"gib nicht auf", r"gib niemals auf", r"viel (spaß|glück|erfolg)",
+    r"pass auf dich auf", r"kein problem", r"mach dir keinen? (stress|gedanken|kopf)", r"bitte ?schön", r"gern geschehen", r"lass den kopf nicht hängen",
+    r"ne t'inquiète pas", r"ne vous inquiétez pas", r"t'inquiète", r"pas de souci", r"de rien", r"bon courage",
+    r"n'abandonne jamais", r"amuse-toi bien", r"prends soin de toi", r"bonne chance", r"ne lâche rien",
+    r"no te preocupes", r"no se preocupe", r"no hay problema", r"de nada", r"ánimo", r"nunca te rindas",
+    r"cuídate", r"que te diviertas", r"buena suerte", r"no pasa nada", r"let me know",
+    r"\w+ (yourself|dich selbst|toi-même|ti mism[oa])", r"lass dich nicht \w+", r"nunca dejes de \w+",
+    r"ne (t'arrête|cesse) jamais de \w+", r"hör nie auf, ?zu \w+",
+) + "|别担心|不要担心|别客气|不客气|别着急|别难过|别灰心|别伤心|别怕|加油|不用谢|没关系|保重|慢慢来|别放弃|不要放弃|"
+    "心配しないで|気にしないで|頑張って|がんばって|大丈夫|どういたしまして|諦めないで|あきらめないで|お大事に|無理しないで")
+
+# A scope that says the directive holds from here on, whatever follows it.
+_LASTING = re.compile("(?i)" + _latin(
+    r"from now on", r"going forward", r"from here on( out)?", r"for the rest of (the|this|our) \w+", r"in (the )?future",
+    r"for (all )?future \w+", r"ab (jetzt|sofort|heute)", r"von (nun|jetzt) an", r"künftig", r"in zukunft",
+    r"im weiteren verlauf", r"für alle weiteren \w+", r"désormais", r"dorénavant", r"à partir de maintenant",
+    r"à l'avenir", r"pour la suite", r"pour le reste de", r"de ahora en adelante", r"a partir de ahora",
+    r"desde ahora", r"de aquí en adelante", r"en adelante", r"durante el resto", r"en lo sucesivo",
+) + "|以后|今后|往后|从现在(起|开始)|从今天(起|开始)|后面都|之后都|接下来都|这次对话里|"
+    "これから|今後|以後|以降|今から")
+# A scope that makes a directive a rule: always, never, every time, whenever.
+_RULE = re.compile("(?i)" + _latin(
+    r"always", r"never", r"every( \w+)?", r"each( \w+)?", r"whenever", r"any ?time", r"all (your|of your|the) \w+",
+    r"any \w+", r"ever", r"constantly", r"all the time", r"ständig", r"dauernd", r"tout le temps",
+    r"todo el tiempo", r"when(ever)?", r"if", r"if (you|i)", r"immer", r"nie", r"niemals", r"jede[rsmn]?( \w+)?",
+    r"grundsätzlich", r"wenn (du|ich)", r"toujours", r"jamais", r"chaque( \w+)?", r"quand (tu|je)", r"si (tu|je)",
+    r"siempre", r"nunca", r"jamás", r"cada( \w+)?", r"cuando", r"si (me|te)",
+) + "|一律|每次|每回|总是|始终|永远|所有|任何|都要|都用|都加|的时候|如果|"
+    "老是|いちいち|いつも|常に|必ず|毎回|ずっと|絶対|ときは|時は|場合は")
+# About how to answer or how to treat the user: a rule of the exchange, not a task.
+_MANNER = re.compile("(?i)" + _latin(
+    r"answers?", r"repl(y|ies)", r"responses?", r"words", r"sentences?", r"paragraphs?", r"bullet( points)?",
+    r"lists?", r"tables?", r"markdown", r"headings?", r"emojis?", r"format(ting)?", r"tone", r"units?", r"metric",
+    r"imperial", r"celsius", r"fahrenheit", r"language", r"english", r"chinese", r"german", r"french", r"spanish",
+    r"japanese", r"formal(ly)?", r"informal(ly)?", r"casual(ly)?", r"short(er)?", r"brief(er)?", r"concise", r"code",
+    r"scripts?", r"examples?", r"sources?", r"jargon", r"with me", r"to me", r"for me", r"my name",
+    r"antwort(en)?", r"sätze?", r"wörter", r"stichpunkte", r"tabellen?", r"einheiten", r"metrisch\w*", r"sprache",
+    r"deutsch", r"englisch", r"kurz", r"knapp", r"förmlich", r"duzen", r"siezen", r"mit mir", r"zu mir", r"bei mir",
+    r"skripte?n?", r"réponses?", r"phrases?", r"mots", r"listes?", r"unités", r"métrique", r"langue", r"français",
+    r"anglais", r"courte?s?", r"avec moi", r"respuestas?", r"frases", r"palabras", r"unidades", r"métrico", r"idioma",
+    r"español", r"inglés", r"cort[oa]s?", r"conmigo", r"de usted", r"de tú",
+) + "|回答|回复|答案|语言|中文|英文|英语|格式|单位|公制|简短|简洁|字以内|列表|表格|代码|脚本|换行|注释|称呼|跟我|对我|"
+    "返事|答え|日本語|英語|敬語|タメ口|単位|箇条書き|短く|簡潔|表記|スクリプト|コード|レシピ")
+_PLEASE = re.compile("(?i)" + _latin(r"please", r"pls", r"plz", r"kindly", r"bitte", r"s'il te pla[iî]t",
+                                      r"s'il vous pla[iî]t", r"stp", r"svp", r"por favor", r"porfa")
+                     + "|请|麻烦你|拜托|ください|下さい|お願い")
+# A directive aimed at "you", anywhere in the sentence.
+_MODAL_YOU = re.compile("(?i)" + _latin(
+    r"you (must|should|need to|have to|are to|ought to|better)(?=\W+\w)", r"i (want|need|'d like|would like) you to",
+    r"i'?d (rather|prefer) (you|that you|if you)", r"(?<!i'll )(?<!i will )(make|be) sure (you|to|that)",
+    r"remember (to|that)", r"don'?t forget", r"keep (that |this )?in mind", r"bear in mind",
+    r"(du|sie) (sollst|solltest|musst|müssen|sollen|sollten|darfst|dürfen)", r"ich (möchte|will|hätte gern|hätte lieber),? dass (du|sie)",
+    r"denk(en sie)?( \w+){0,4} daran", r"vergiss (das )?nicht", r"vergessen sie nicht", r"merk (dir|es dir)", r"merken sie sich",
+    r"tu (dois|devrais)", r"vous (devez|devriez)", r"je (veux|voudrais|préférerais|préfère|souhaite|aimerais) (mieux )?que (tu|vous)",
+    r"j'aimerais (mieux )?que (tu|vous)", r"n'oublie pas", r"n'oubliez pas", r"souviens-toi", r"rappelle-toi", r"retiens",
+    r"garde (ça|cela|le) en tête", r"(debes|deberías|tienes que)", r"quiero que", r"me gustaría que", r"prefiero que",
+    r"no olvides", r"ten(lo)? en cuenta", r"tenlo presente", r"acuérdate",
+) + "|记住|记得|别忘了|不要忘记|千万|务必|一定要|必须|你(以后|今后|每次)?.{0,3}(要|不要|别|得|应该|必须|需要|不许|不能)|"
+    "我希望你|我想让你|我要你|我需要你|注意一下|"
+    "てほしい|て欲しい|てもらいたい|ように(して|お願い)|覚えて|忘れないで|なさい")
+# A clause that opens with an order: a verb first (the imperative of every Latin language
+# here), a negative imperative, or a naming.
+_VERB_FIRST = "|".join((
+    r"use", r"write", r"answer", r"reply", r"respond", r"keep", r"stick", r"give", r"show", r"explain", r"include",
+    r"add", r"mention", r"put", r"start", r"begin", r"end", r"sign", r"speak", r"talk", r"switch", r"translate",
+    r"skip", r"limit", r"cite", r"assume", r"treat", r"remind", r"ask", r"check", r"format", r"spell", r"list",
+    r"call", r"address", r"refer", r"be", r"make", r"tell", r"send", r"leave", r"double-check", r"remember", r"note",
+    r"prefix", r"open", r"close", r"say", r"mark", r"wrap", r"split", r"drop", r"default to",
+    r"verwende", r"benutze?", r"nutze?", r"schreib(e)?", r"antworte", r"beantworte", r"halte?", r"gib", r"lass",
+    r"sprich", r"sag", r"nenn(e)?", r"achte", r"erinnere", r"frag(e)?", r"sei", r"zeig(e)?", r"erklär(e)?", r"rechne",
+    r"bleib(e)?", r"schlag(e)?", r"empfiehl", r"fang(e)?", r"beginne?", r"fass(e)?", r"mach(e)?", r"nimm", r"setz(e)?", r"füg(e)?", r"übersetze?",
+    r"formuliere", r"denk(e)?", r"merk(e)?", r"red(e)?", r"duz(e)?", r"schreiben sie", r"antworten sie", r"verwenden sie",
+    r"utilise", r"écris", r"réponds", r"garde", r"parle", r"donne", r"mets", r"dis", r"sois", r"tutoie", r"vouvoie",
+    r"explique", r"reste", r"fais", r"rappelle", r"appelle", r"demande", r"commence", r"ajoute", r"inclus", r"évite",
+    r"arrête", r"montre", r"continue", r"traite", r"préviens", r"note", r"termine", r"répondez", r"utilisez",
+    r"écrivez", r"parlez", r"usa", r"utiliza", r"escribe", r"responde", r"contesta", r"habla", r"mantén", r"da",
+    r"di", r"pon", r"deja", r"sé", r"trata", r"tutea", r"explica", r"recuerda", r"pregunta", r"sigue", r"escriba",
+    r"responda", r"empieza", r"comienza", r"incluye", r"añade", r"evita", r"avisa", r"muestra", r"quédate", r"llama",
+    r"termina", r"usen?",
+))
+_ENCLITIC = r"(-?(me|moi|le|la|les|lo|los|nos|te|toi|melo|mela|selo))?"
+# "Never saw this coming", "Always good to hear", "Don't feel like …": a remark, not an order
+_REMARK = (r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|been|was|were|had|saw|knew|thought|felt|"
+           r"went|heard|tried|feel like|know|worry|seen|sure|easy)(?![^\W\d_]))")
+_ORDER = re.compile(
+    "(?i)^\\W*((please|bitte|por favor|s'il te plaît)\\W+)?(just |simply |einfach |juste |solo )?("
+    + "(" + _VERB_FIRST + ")" + _ENCLITIC + r"(?![^\W\d_])"
+    + r"|(don'?t|do not|never|always|no more|stop|avoid|quit|nicht|nie|niemals|kein(e|en)?|hör auf|vermeide|ne|"
+      r"arrête|évite|jamais|pas de|nada de|deja de|evita)(?![^\W\d_])" + _REMARK
+    + r"|n'|(nunca|jamás)(?!\s+[^\W\d_]+o(?![^\W\d_]))|no (\w+, )?ever|no \w+( \w+)?,? (please|pls|ever)"
+    + r"|no (me |te |le |nos |lo |la |les )?[^\W\d_]+(es|as|os)(?![^\W\d_])"
+    + r")|^\W*(别|不要|不许|不准|不用|禁止|甭|勿|少|多|先|用|给我|把|请)|不许|不准|禁止"
+    + r"|(て|で)(ね|よ|ください|下さい|くれ|ほしい|ちょうだい)?\W*$|ないで|と呼んで|にして")
+# What to call the user: it holds until they say otherwise.
+_NAMING = re.compile(
+    "(?i)^\\W*((please|bitte|por favor|s'il te pla[iî]t|s'il vous pla[iî]t)\\W+)?("
+    + "|".join((
+        r"(you can |you may )?(just |simply )?call me", r"(du kannst |sie können )?mich \w+( \w+)? nennen",
+        r"nenn(e|en sie)? mich", r"(tu peux |vous pouvez )?m'appeler", r"appel(le|ez)[- ]moi",
+        r"(puedes |puede )?llamarme", r"llám[ae]me", r"(你(可以|就)?)?(叫|称呼|喊)我", r"duz(e)? mich", r"siez(e)? mich",
+        r"tutoie-moi", r"vouvoie-moi", r"tutéame", r"háblame de (tú|usted)"))
+    + ")|" + "|".join((
+        r"i'?ll call you", r"i'?m going to call you", r"ich nenne dich", r"je vais t'appeler", r"te voy a llamar",
+        r"te llamaré", r"(って|と)呼んで", r"(タメ口|敬語)で(話して|いい)", r"叫你", r"君のことを.{0,8}呼ぶ")))
+_DEICTIC = re.compile("(?i)" + _latin(
+    r"this", r"that", r"these", r"those", r"here", r"dies(e|es|en|er)?", r"den text", r"cette?", r"ceci", r"esto",
+    r"est[ea]", r"es[eao]",
+) + "|这个|这段|这篇|这句|这些|这里|これ|この|それ|その")
+_QUESTION = re.compile("(?i)[?？]\\W*$|^\\W*(" + "|".join((
+    r"(can|could|would|will|should|do|does|did|is|are|was|have|has|shall|may)\s+(you|i|we|it|they|he|she|this|that|there)",
+    r"(what|why|how|when|where|who)",
+    r"(kannst|könntest|sollte|soll|muss|ist|sind|hast|wie|warum|wann|wo)", r"(est-ce|peux-tu|pourrais-tu|dois-je)",
+    r"(puedes|podrías|debo|qué|cómo|cuándo|dónde|por qué)",
+)) + r")(?![^\W\d_])|[吗呢]\W*$|是不是|有没有|要不要|ですか\W*$|ますか\W*$|かな\W*$")
+_POLITE_ASK = re.compile("(?i)" + _latin(r"(can|could|would|will) you( please)?", r"(kannst|könntest) du", r"könnten sie",
+                                          r"(peux|pourrais)-tu", r"pourriez-vous", r"(puedes|podrías)")
+                         + "|你(能|可以)|能不能|可不可以|てくれ(ます|ません)か|てもらえ(ます|ません)か")
+# Someone else's words, habits or story: "My mom always told me to …", "同事们都叫我…".
+_REPORTED = re.compile("(?i)^\\W*(my|his|her|their|our|mein(e)?|mon|ma|mes|mi|mis|he|she|they|er|sie|il|elle|ils|él|ella|"
+                       "ellos)\\s+(\\w+\\s+){0,3}(says?|said|told|tells|used to|always|never|sagt|sagte|gesagt|meinte|dit|disait|"
+                       "a dit|dice|dijo|decía)(?![^\\W\\d_])|^\\W*[^你我\\s]{1,4}说(过)?"
+                       "|^\\W*(我(妈|爸|妈妈|爸爸|朋友|同事|老师|老板)|他|她|他们|同事们|大家|朋友们).{0,12}(叫|说|让|总是|一直)"
+                       "|と(言|い)(っ|わ|う)|と言われ|^\\W*(母|父|友達|先生)(は|が)")
+# The speaker's own plan or wish for themselves: "I should start running again".
+_PLAN = re.compile("(?i)" + _latin(r"i (should|will|'ll|am going to|want to|plan to|hope to|need to)", r"i'm (going|planning) to",
+                                    r"we (should|will|'ll)", r"ich (sollte|werde|will|muss)", r"je (vais|devrais|veux)",
+                                    r"(voy a|quiero|debería|tengo que)")
+                   + "|我(以后|将来|今后)?(想|要|打算|准备|会|得|应该)|つもり|予定|たい|ないとな|ことにして(る|いる)|と思う|"
+                   "(て|で)い?る\\W*$|られて|ばれて")
+_FIRST_PERSON = re.compile("(?i)^\\W*(" + _latin(r"i", r"i'm", r"i've", r"i'd", r"we", r"ich", r"wir", r"je", r"j'\w+",
+                                                 r"nous", r"yo", r"nosotros") + "|我|我们|私|僕|俺)")
+# Naming and corrections: what to call someone or something, instead of what.
+_CORRECTION = re.compile(
+    "(?i)(,|[^\\W\\d_](?<!\\bis)(?<!'s)(?<!\\bare)(?<!\\bam)(?<!'m)(?<!'re)(?<!\\bdo)(?<!\\bdoes)(?<!\\bdid)(?<!\\bwas)"
+    "(?<!\\bcould)(?<!\\bwould)(?<!\\bcan)(?<!\\bwill)(?<!\\bist)(?<!\\bsind))\\s+(not|nicht|pas|no)\\s+"
+    "(?!only\\b|nur\\b|seulement\\b|solo\\b|sure\\b|sicher\\b|always\\b|immer\\b)[\"'„“”«»「『]?\\s*[^\\W\\d_]"
+    "|" + _latin(r"not (?!only)(\w+ ){1,4}but", r"nicht \w+( \w+)?,? sondern", r"pas \w+( \w+)?,? mais",
+                 r"no \w+( \w+)?,? sino", r"you keep (saying|calling|writing)", r"it'?s \w+( \w+)? to you", r"i go by")
+    + r"|不是.{1,16}[，,\s]*(而)?是|是.{1,20}[，,\s]*不(是|在|叫|用)|叫.{1,8}[，,\s]*不(是|叫)|[^不\s]在.{1,6}不在"
+    + r"|じゃなくて|じゃない|ではなく|でなく")
+_PREFERENCE = re.compile("(?i)" + _latin(
+    r"i'?d rather", r"i would rather", r"i (much )?prefer", r"i'?d prefer", r"i would prefer", r"i like .{1,40} (better|more)",
+    r"i'?d like", r"i would like", r"(?<!if )(?<!when )i (want|need) (?!to\b|(my|our|his|her|their|it|them|him|us|her) )\w+",
+    r"stick (to|with)", r"is a must for me", r"(i|we) only", r"only (answer|reply|use|write|respond|speak|give)",
+    r"(?<!\bi )(?<!\bwe )should(?!\s*(\W*$|(help|be|have)\b))", r"instead", r"rather than",
+    r"ich (bevorzuge|mag es lieber|möchte lieber|hätte lieber|will lieber)", r"lieber", r"je préfère", r"je préférerais",
+    r"j'aime mieux", r"j'aimerais mieux", r"plutôt", r"prefiero", r"preferiría", r"me gusta más", r"me resulta más",
+    r"mejor",
+) + "|(喜欢|偏好|倾向|宁愿|宁可|希望|最好|尽量|就好|就行|为好|比较好)|の(方|ほう)が(いい|好み|ありがたい|助かる)|好みです|"
+    "と助かります|とありがたい|にしてほしい|が好き|とうれしい|と嬉しい|(方|ほう)が(いい|好み|ありがたい|助かる)")
+
+
+_NEGATIVE = re.compile(r"(?i)^\W*(don'?t|do not|never|avoid|stop|quit|hör auf|arrête|deja de|别|不要|不许|不准|禁止|no |nie|ne |n'|"
+                       r"nunca|jamás|jamais)|不许|不准|禁止|ないで")
+
+
+_NEGATION = re.compile("(?i)" + _latin(r"kein\w*", r"nie", r"niemals", r"never", r"jamais", r"nunca", r"no more"))
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+_CJK_SUBJECT = re.compile(r"(^|[，,。\s])(我|他|她|我们|他们|大家|孩子|老师|私|僕|俺|彼|彼女)")
+
+
+def _normal(sentence: str) -> str:
+    text = unicodedata.normalize("NFKC", sentence).replace("’", "'").strip()
+    return _OPENERS.sub("", text)
+
+
+_OPENERS = re.compile(r"(?i)^\W*((and|so|but|also|oh|ok|okay|hey|btw|und|et|alors|y|pues|oye|nein|non|"
+                      r"还有|另外|对了|那|嗯|あと|それと|ところで)(?![^\W\d_])\W*)+")
+_CLAUSE = re.compile(r"[,;:，；：、]\s*|\s[-–—]\s")
+
+
+def binding_class(sentence: str) -> int | None:
+    """0 for a standing requirement (a directive that holds beyond this answer), 1 for a
+    preference, wish or correction, None for neither."""
+    text = _normal(sentence)
+    if len(text) < 2 or _COURTESY.search(text) and not _MANNER.search(text):
+        return None
+    lasting, rule, manner = _LASTING.search(text), _RULE.search(text), _MANNER.search(text)
+    if _NAMING.search(text):
+        return 0
+    if _QUESTION.search(text):  # binds only as a polite request of a rule: "Could you always …?"
+        return 0 if _POLITE_ASK.search(text) and (lasting or rule or manner) and not _DEICTIC.search(text) else None
+    if _REPORTED.search(text):
+        return None
+    clauses = [_normal(part) for part in _CLAUSE.split(text) if part.strip()]
+    ordered = any(_ORDER.search(clause) and not _FIRST_PERSON.search(clause) for clause in clauses)
+    modal = _MODAL_YOU.search(text)
+    if (ordered or modal or _PLEASE.search(text)) and (lasting or rule or manner or modal) \
+            and not (_DEICTIC.search(text) and not (lasting or rule)):
+        return 0
+    if ordered and any(_NEGATIVE.search(c) or _NEGATION.search(c) for c in clauses):
+        return 0
+    if rule and _CJK.search(text) and not _CJK_SUBJECT.search(text) and not _PLAN.search(text):
+        return 0  # Chinese and Japanese need no verb form for an order: "每次给命令之前先解释"
+    if _CORRECTION.search(text):
+        return 1
+    plan = _PLAN.search(text)
+    if lasting and not plan:
+        return 0
+    if _PREFERENCE.search(text) and not plan:
+        return 1
+    return None
