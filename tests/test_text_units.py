@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mfs_desktop.compaction.binding import binding_class
 from mfs_desktop.compaction.facts import extract_facts
 from mfs_desktop.compaction.salience import content_words
 from mfs_desktop.compaction.text_units import sentences
@@ -51,13 +52,33 @@ def test_salience_reads_chinese_by_bigrams_and_every_language_past_its_stop_list
     assert "münchen" in content_words("Ich war gestern in München")
 
 
-def test_the_instruction_benchmark_meets_its_targets_in_every_language() -> None:
-    """scripts/bench_instructions.py over the labelled set: recall ≥ 0.9 and precision ≥ 0.85
-    per language (English, Chinese, German, French, Spanish, Japanese)."""
-    done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench_instructions.py")],
-                          capture_output=True, text=True, check=True)
+@pytest.mark.parametrize("labelled", ["standing_instructions.jsonl", "standing_instructions_heldout.jsonl",
+                                      "standing_instructions_heldout2.jsonl"])
+def test_the_instruction_benchmark_meets_its_targets_in_every_language(labelled: str) -> None:
+    """scripts/bench_instructions.py over each labelled set (the two held-out sets were written
+    apart from the classifier): recall ≥ 0.9 and precision ≥ 0.85 per language (English,
+    Chinese, German, French, Spanish, Japanese)."""
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench_instructions.py"),
+                           str(REPO / "tests" / "data" / labelled)], capture_output=True, text=True, check=True)
     languages = json.loads(done.stdout)["languages"]
     assert {"en", "zh", "de", "fr", "es", "ja"} <= set(languages)
     for lang, score in languages.items():
         assert score["sentences"] >= 50 or lang == "all", lang
         assert score["recall"] >= 0.9 and score["precision"] >= 0.85, (lang, score)
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Al servidor de pruebas llámalo 'sandbox' de ahora en adelante.", 0),  # the stress mark of a glued imperative
+    ("回复控制在200字以内", 0),  # topic first, then the limit
+    ("我吃素，推荐菜谱的时候别放肉", 0),  # an order after its when-clause
+    ("I'm vegetarian, so no meat in any recipe you suggest", 0),
+    ("La ruta correcta es /var/www/html, no /home/user/www", 1),
+    ("备份都放在/srv/backup/photos里面了，别的目录没有", None),  # 别的 is "other", not "don't"
+    ("以后的事以后再说吧", None),  # 以后再 is "later", not "from now on"
+    ("这次就别解释了，直接给我答案", None),  # one answer's scope
+    ("Ab jetzt wird's endlich wärmer draußen", None),  # a lasting scope with nothing to do
+    ("The sign at the pool says no running, always walk", None),
+    ("Keep it short when I'm at work.", 0),
+])
+def test_binding_reads_structure_in_everyday_phrasing(sentence: str, expected: int | None) -> None:
+    assert binding_class(sentence) == expected
