@@ -3,7 +3,8 @@
 
 - main-window.png: a conversation with the bundled model, mid-conversation, with CJK text;
 - context-layers.png: a LoCoMo conversation replayed through the context engine at a small
-  window, so several compactions happened, with the Context layers tab and a segment opened;
+  window, so several compactions happened, with the Context layers tab (one message pinned) and
+  a segment opened;
 - ledger.png: a LoCoMo conversation answered turn by turn (scripted answers), so the chart has
   every turn's payload;
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
@@ -36,6 +37,7 @@ from mfs_desktop.runtime.fake import FakeModel, Step  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.services.chat import ChatService  # noqa: E402
 from mfs_desktop.services.models import ModelChoice  # noqa: E402
+from mfs_desktop.services.pins import change_pin  # noqa: E402
 from mfs_desktop.services.replay import locomo_sessions, replay_locomo  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
@@ -109,6 +111,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
         long_one = replayed(session, "30.json")
+        change_pin(session, long_one, 1, True, WINDOW)  # the layers tab lists it, with Unpin
         answered = scripted_chat(session, "26.json", 120)
         tools_one = with_tool_calls(session)
         window = MainWindow(session, ModelChoice("embedded", window=WINDOW))  # the bundled model

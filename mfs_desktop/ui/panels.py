@@ -75,8 +75,13 @@ class ContextLayersTab(QWidget):
         layout.addWidget(self.coverage)
         self.pinned_label = QLabel("Pinned standing instructions")
         self.pinned = QTreeWidget()
-        self.pinned.setHeaderLabels(["Message", "Pinned words, sent verbatim in every request", "tokens", ""])
+        self.pinned.setHeaderLabels(["Message", "Your words, sent verbatim", "tokens", ""])
         self.pinned.setRootIsDecorated(False)
+        header = self.pinned.header()
+        header.setStretchLastSection(False)
+        for column in range(4):  # the words take the room; the uid, count and button only theirs
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column == 1
+                                        else QHeaderView.ResizeMode.ResizeToContents)
         self.pinned.setMaximumHeight(120)
         layout.addWidget(self.pinned_label)
         layout.addWidget(self.pinned)
@@ -145,11 +150,11 @@ class ContextLayersTab(QWidget):
         self.pinned.setVisible(bool(pinned))
         for pin in pinned:
             item = QTreeWidgetItem([f"#{pin['uid']}", " ".join(pin["text"].split()), str(pin["tokens"]), ""])
+            item.setToolTip(1, pin["text"])
             self.pinned.addTopLevelItem(item)
             button = QPushButton("Unpin")
             button.clicked.connect(lambda _=False, uid=pin["uid"]: self.unpin_clicked.emit(uid))
             self.pinned.setItemWidget(item, 3, button)
-        self.pinned.resizeColumnToContents(0)
 
     def show_segment(self, detail: dict) -> None:
         parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "
