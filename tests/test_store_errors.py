@@ -95,6 +95,16 @@ def test_truncated_file_is_refused(populated: Path, keep: float) -> None:
     assert directory_digest(populated) == before
 
 
+def test_zero_byte_database_beside_its_key_file_is_refused_not_recreated(populated: Path) -> None:
+    """Issue 27: an emptied database file must not become a fresh empty database under the old key."""
+    (populated / "transcript.db").write_bytes(b"")
+    before = directory_digest(populated)
+    result = run_cli("list", data_dir=populated)
+    _assert_one_plain_line(result, DatabaseDamaged.exit_code, "empty (0 bytes)", "backup")
+    assert directory_digest(populated) == before
+    assert (populated / "transcript.db").stat().st_size == 0
+
+
 def test_corrupted_page_is_refused(populated: Path) -> None:
     database = populated / "transcript.db"
     content = bytearray(database.read_bytes())

@@ -72,6 +72,11 @@ def open_database(
             f"{data_dir.database} is missing although its key file exists; restore the database "
             f"(or remove {data_dir.vault.name} to start over with an empty one)."
         )
+    if data_dir.database.stat().st_size == 0:  # SQLite would take it for a new database and fill it
+        raise DatabaseDamaged(
+            f"{data_dir.database} is empty (0 bytes) although its key file exists: it was truncated. Restore it "
+            f"from a backup (or remove {data_dir.vault.name} to start over with an empty one); nothing was written."
+        )
     records = [read_vault(data_dir.vault)]
     if data_dir.pending_vault.exists():
         records.append(read_vault(data_dir.pending_vault))
