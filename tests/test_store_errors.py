@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import sqlcipher3
 from conftest import PASSPHRASE, directory_digest, open_test_session, run_cli
 
 from mfs_desktop.errors import DatabaseDamaged, DatabaseTooNew, NotAnMfsDatabase, WrongPassphrase
+from mfs_desktop.paths import VAULT_FILENAME
 from mfs_desktop.services.session import open_session
 from mfs_desktop.services.unlock import DataDir
 from mfs_desktop.store.models import MessageDraft
@@ -156,3 +158,34 @@ def test_foreign_sqlcipher_tables_are_refused(tmp_path: Path) -> None:
     foreign.close()
     with pytest.raises(NotAnMfsDatabase):
         open_test_session(tmp_path / "d")
+
+
+@pytest.mark.parametrize(("tamper", "said"), [
+    (lambda body: body["kdf"].update(n=3), "scrypt cost n=3"),
+    (lambda body: body["kdf"].update(n=2**40), "scrypt cost n=1099511627776"),
+    (lambda body: body["kdf"].update(n="131072"), "scrypt cost"),
+    (lambda body: body["kdf"].update(r=1), "scrypt parameters"),
+    (lambda body: body.update(database_id="数据库"), "database id"),
+    (lambda body: body["kdf"].update(salt="AAAA"), "salt has 3 bytes"),
+    (lambda body: body["wrap"].update(nonce="not base64!"), "nonce is not base64"),
+    (lambda body: body.pop("wrap"), "field 'wrap' is missing"),
+    (lambda body: body.update(mode="cloud"), "mode 'cloud'"),
+])
+def test_a_tampered_key_file_field_is_named_plainly(populated: Path, tamper, said: str) -> None:
+    """Issue 27: every field of the key file is validated before scrypt or AES sees it; a tampered
+    one is an environment fault with a plain line (exit 4), never the "bug" path."""
+    vault = populated / VAULT_FILENAME
+    body = json.loads(vault.read_text(encoding="utf-8"))
+    tamper(body)
+    vault.write_text(json.dumps(body), encoding="utf-8")
+    before = directory_digest(populated)
+    result = run_cli("list", data_dir=populated)
+    _assert_one_plain_line(result, NotAnMfsDatabase.exit_code, "key file", "damaged", said)
+    assert directory_digest(populated) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe not text", b"{not json"])
+def test_an_unreadable_key_file_is_named_plainly(populated: Path, content: bytes) -> None:
+    (populated / VAULT_FILENAME).write_bytes(content)
+    result = run_cli("list", data_dir=populated)
+    _assert_one_plain_line(result, NotAnMfsDatabase.exit_code, "key file", "damaged")

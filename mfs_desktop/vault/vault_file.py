@@ -9,6 +9,7 @@ in the vault file). A wrong passphrase fails the GCM tag before the database is 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
 import secrets
@@ -29,6 +30,9 @@ VAULT_VERSION = 1
 DEFAULT_SCRYPT_N = 2**17
 SCRYPT_R = 8
 SCRYPT_P = 1
+# what this version writes, so a tampered file is refused before scrypt or AES sees it
+SALT_BYTES, NONCE_BYTES, TAG_BYTES = 16, 12, 16
+MIN_SCRYPT_N, MAX_SCRYPT_N = 2**12, 2**20  # 2**20 × r 8 is 1 GiB: beyond it a tampered file would exhaust memory
 
 
 @dataclass(frozen=True)
@@ -77,8 +81,8 @@ def _derive_wrapping_key(passphrase: str, salt: bytes, n: int) -> bytes:
 def passphrase_record(database_id: str, key: bytes, passphrase: str, scrypt_n: int = DEFAULT_SCRYPT_N) -> VaultRecord:
     if not passphrase:
         raise PassphraseRequired("An empty passphrase would protect nothing; choose one.")
-    salt = secrets.token_bytes(16)
-    nonce = secrets.token_bytes(12)
+    salt = secrets.token_bytes(SALT_BYTES)
+    nonce = secrets.token_bytes(NONCE_BYTES)
     wrapping = _derive_wrapping_key(passphrase, salt, scrypt_n)
     wrapped = AESGCM(wrapping).encrypt(nonce, key, database_id.encode("ascii"))
     return VaultRecord(database_id, "passphrase", salt=salt, scrypt_n=scrypt_n, nonce=nonce, wrapped_key=wrapped)
@@ -107,27 +111,61 @@ def unlock_record(record: VaultRecord, passphrase: str | None) -> bytes:
 def read_vault(path: Path) -> VaultRecord:
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
-        if body.get("format") != VAULT_FORMAT:
-            raise ValueError("format")
+        if not isinstance(body, dict) or body.get("format") != VAULT_FORMAT:
+            raise ValueError("it is not an MFS Desktop key file")
         if body.get("version") != VAULT_VERSION:
-            raise ValueError("version")
+            raise ValueError(f"its version {body.get('version')!r} is not {VAULT_VERSION}")
+        database_id = _checked_name(body["database_id"], "database id")
         if body["mode"] == "keychain":
-            return VaultRecord(body["database_id"], "keychain", keychain_user=body["keychain"]["user"])
+            return VaultRecord(database_id, "keychain", keychain_user=_checked_name(body["keychain"]["user"], "keychain entry"))
         if body["mode"] == "passphrase":
             kdf, wrap = body["kdf"], body["wrap"]
+            if kdf.get("name") != "scrypt" or wrap.get("name") != "aes-256-gcm":
+                raise ValueError("it names a key derivation or cipher this version does not use")
+            if kdf.get("r") != SCRYPT_R or kdf.get("p") != SCRYPT_P:
+                raise ValueError(f"its scrypt parameters r={kdf.get('r')!r}, p={kdf.get('p')!r} are not {SCRYPT_R} and {SCRYPT_P}")
             return VaultRecord(
-                body["database_id"],
+                database_id,
                 "passphrase",
-                salt=base64.b64decode(kdf["salt"], validate=True),
-                scrypt_n=int(kdf["n"]),
-                nonce=base64.b64decode(wrap["nonce"], validate=True),
-                wrapped_key=base64.b64decode(wrap["key"], validate=True),
+                salt=_checked_bytes(kdf["salt"], "salt", SALT_BYTES),
+                scrypt_n=_checked_cost(kdf["n"]),
+                nonce=_checked_bytes(wrap["nonce"], "nonce", NONCE_BYTES),
+                wrapped_key=_checked_bytes(wrap["key"], "wrapped key", KEY_BYTES + TAG_BYTES),
             )
-        raise ValueError("mode")
+        raise ValueError(f"its mode {body['mode']!r} is neither keychain nor passphrase")
     except FileNotFoundError:
         raise
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise NotAnMfsDatabase(f"The key file {path} is damaged or not an MFS Desktop key file.") from exc
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+        why = (f"field {exc} is missing" if isinstance(exc, KeyError)
+               else "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
+               else "it is not JSON" if isinstance(exc, json.JSONDecodeError)
+               else str(exc) if isinstance(exc, ValueError) else "a field has the wrong type")
+        raise NotAnMfsDatabase(f"The key file {path} is damaged ({why}); restore it from a backup. The database "
+                               f"was not opened.") from exc
+
+
+def _checked_name(value: object, what: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 128 or not value.isascii() or not value.isprintable():
+        raise ValueError(f"its {what} is not a short ASCII name")
+    return value
+
+
+def _checked_bytes(value: object, what: str, size: int) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError(f"its {what} is not base64 text")
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except binascii.Error:
+        raise ValueError(f"its {what} is not base64 text") from None
+    if len(raw) != size:
+        raise ValueError(f"its {what} has {len(raw)} bytes, not {size}")
+    return raw
+
+
+def _checked_cost(value: object) -> int:
+    if type(value) is not int or value & (value - 1) or not MIN_SCRYPT_N <= value <= MAX_SCRYPT_N:
+        raise ValueError(f"its scrypt cost n={value!r} is not a power of two from 2^12 to 2^20")
+    return value
 
 
 def write_vault(path: Path, record: VaultRecord) -> None:
