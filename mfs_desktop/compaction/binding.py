@@ -39,7 +39,7 @@ _COURTESY = re.compile("(?i)" + _latin(
     r"thanks?( you)?", r"danke", r"merci(?! de)", r"gracias",
     r"ne (t'arrête|cesse) jamais de \w+", r"hör nie auf, ?zu \w+", r"never say never", r"sag niemals nie", r"nunca digas nunca",
     r"jamais deux sans trois", r"as (they|people) say", r"wie man (so )?sagt", r"comme on dit", r"como (dicen|se dice)",
-) + "|(别|不要)(太)?(灰心|难过|伤心|泄气|气馁|在意|自责)|谢谢|感谢|多谢|ありがとう|俗话说|常言道|别担心|不要担心|别想太多|别多想|你别说|别提了|别客气|不客气|别着急|别难过|别灰心|别伤心|别怕|加油|不用谢|没关系|保重|慢慢来|别放弃|不要放弃|"
+) + "|(别|不要)(太)?(灰心|难过|伤心|泄气|气馁|在意|自责)|谢谢|感谢|多谢|ありがとう|俗话说|常言道|别担心|不要担心|别想太多|别多想|你别说|别提了|别客气|不客气|别着急|别怕|加油|不用谢|没关系|保重|慢慢来|别放弃|不要放弃|"
     "心配しないで|落ち込まないで|気にしないで|頑張って|がんばって|大丈夫|どういたしまして|諦めないで|あきらめないで|お大事に|無理しないで")
 
 # A scope that says the directive holds from here on, whatever follows it.
@@ -49,7 +49,7 @@ _LASTING = re.compile("(?i)" + _latin(
     r"im weiteren verlauf", r"für alle weiteren \w+", r"désormais", r"dorénavant", r"à partir de maintenant",
     r"à l'avenir", r"pour la suite", r"pour le reste de", r"de ahora en adelante", r"a partir de ahora",
     r"desde ahora", r"de aquí en adelante", r"en adelante", r"durante el resto", r"en lo sucesivo",
-) + "|以后(?!再|的)|今后|接下来(?!我)|这段时间|(这个|本次|这次)(对话|会话|聊天)(里|中)|从下次(开始|起)|下次(开始|起)|往后|从现在(起|开始)|从今天(起|开始)|后面都|之后都|接下来都|这次对话里|"
+) + "|以后(?!再|的)|今后|接下来(?!我)|这段时间|(这个|本次|这次)(对话|会话|聊天)(里|中)|从下次(开始|起)|下次(开始|起)|往后|从现在(起|开始)|从今天(起|开始)|后面都|之后都|接下来都|"
     "これから|今後|以後|以降|今から|このあと|この後|次から|今度から")
 # A scope that makes a directive a rule: always, never, every time, whenever.
 _RULE = re.compile("(?i)" + _latin(
@@ -108,13 +108,13 @@ _VERB_FIRST = "|".join((
     r"sprich", r"sag", r"nenn(e)?", r"achte", r"erinnere", r"frag(e)?", r"sei", r"zeig(e)?", r"erklär(e)?", r"rechne",
     r"bleib(e)?", r"schlag(e)?", r"empfiehl", r"fang(e)?", r"beginne?", r"fass(e)?", r"mach(e)?", r"nimm", r"setz(e)?", r"füg(e)?", r"übersetze?",
     r"formuliere", r"denk(e)?", r"merk(e)?", r"red(e)?", r"duz(e)?", r"schreiben sie", r"antworten sie", r"verwenden sie",
-    r"prüfe?", r"korrigiere", r"begrenze", r"geh", r"weise", r"markiere", r"warne", r"rechne", r"liste", r"nummeriere", r"übersetz(e)?",
+    r"prüfe?", r"korrigiere", r"begrenze", r"geh", r"weise", r"markiere", r"warne", r"liste", r"nummeriere",
     r"utilise", r"écris", r"limite", r"va", r"passe", r"réponds", r"garde", r"parle", r"donne", r"mets", r"dis", r"sois", r"tutoie", r"vouvoie",
     r"explique", r"reste", r"fais", r"rappelle", r"appelle", r"demande", r"commence", r"ajoute", r"inclus", r"évite",
     r"arrête", r"montre", r"continue", r"traite", r"préviens", r"note", r"termine", r"répondez", r"utilisez",
-    r"écrivez", r"parlez", r"vérifie", r"corrige", r"signale", r"indique", r"précise", r"cite", r"propose",
-    r"résume", r"traduis", r"relis", r"préviens", r"usa", r"utiliza", r"limita", r"ve", r"verifica", r"revisa", r"indica", r"señala",
-    r"cita", r"resume", r"traduce", r"propón", r"corrige", r"avísame", r"escribe", r"responde", r"contesta", r"habla", r"mantén", r"da",
+    r"écrivez", r"parlez", r"vérifie", r"corrige", r"signale", r"indique", r"précise", r"propose",
+    r"résume", r"traduis", r"relis", r"usa", r"utiliza", r"limita", r"ve", r"verifica", r"revisa", r"indica", r"señala",
+    r"cita", r"resume", r"traduce", r"propón", r"avísame", r"escribe", r"responde", r"contesta", r"habla", r"mantén", r"da",
     r"di", r"pon", r"deja", r"sé", r"trata", r"tutea", r"explica", r"recuerda", r"pregunta", r"sigue", r"escriba",
     r"responda", r"empieza", r"comienza", r"incluye", r"añade", r"evita", r"avisa", r"muestra", r"quédate", r"llama",
     r"termina", r"usen?",
@@ -127,10 +127,11 @@ def _fold(text: str) -> str:
 
 
 _GLUED = "(me|nos|lo|la|le|les|selo|melo|mela|te|noslo)"
-_GLUED_ORDER = re.compile("(?i)^\\W*((por favor|porfa)\\W+)?(" + _fold(_VERB_FIRST) + ")" + _GLUED + "(?![^\\W\\d_])")
+_GLUED_VERB = "(" + _fold(_VERB_FIRST) + ")" + _GLUED
+_GLUED_ORDER = re.compile("(?i)^\\W*((por favor|porfa)\\W+)?" + _GLUED_VERB + "(?![^\\W\\d_])")
 # anywhere in the sentence, the written stress that the glued pronoun moves is the mark: "Al servidor llámalo …"
 _STRESSED_GLUED = re.compile("(?i)(?<![^\\W\\d_])[^\\W\\d_]*[áéíóú][^\\W\\d_]*" + _GLUED + "(?![^\\W\\d_])")
-_GLUED_WORD = re.compile("(?i)(" + _fold(_VERB_FIRST) + ")" + _GLUED)
+_GLUED_WORD = re.compile("(?i)" + _GLUED_VERB)
 
 
 def _glued_imperative(text: str) -> bool:
@@ -138,8 +139,8 @@ def _glued_imperative(text: str) -> bool:
 # "Never saw this coming", "Always good to hear", "Don't feel like …": a remark, not an order
 _REMARK = (r"(?!\W+(up|good|great|nice|fun|happy|glad|here|there|so|too|been|was|were|had|saw|knew|thought|felt|"
            r"went|heard|tried|feel like|know|worry|seen|sure|easy|a|an|idea|clue|wonder|way|doubt|problem|worries|matter|kidding|"
-           r"thanks|really|big deal|pressure|rush|offense|ahnung|sorge|idee|problem|zeit|lust|ursache|stress|"
-           r"idée|souci|problème|idea|problema|pasa|hay|again|wieder|blague|doubt|zweifel|duda|cesse)(?![^\W\d_]))")
+           r"thanks|really|big deal|pressure|rush|offense|ahnung|sorge|idee|zeit|lust|ursache|stress|"
+           r"idée|souci|problème|problema|pasa|hay|again|wieder|blague|zweifel|duda|cesse)(?![^\W\d_]))")
 _ORDER = re.compile(
     "(?i)^\\W*((please|bitte|por favor|s'il te plaît)\\W+)?(just |simply |einfach |juste |solo )?("
     + "(" + _VERB_FIRST + ")" + _ENCLITIC + r"(?![^\W\d_])"
@@ -205,10 +206,11 @@ _REPORTED = re.compile("(?i)^\\W*(my|his|her|their|our|mein(e)?|mon|ma|mes|mi|mi
                        "note to self|memo an mich|pense-bête|nota para mí|verkündet|angekündigt|announced|a annoncé|anunció|ha dicho)(?![^\\W\\d_])"
                        "|提醒自己|自分用メモ"
                        "|と(言|い)(っ|わ|う)|って(言|い)(っ|わ|う)|と言われ|^\\W*(母|父|友達|先生)(は|が)|^\\W*うちの[^、。]{0,12}では"
+                       # a place's rules: "Im Büro gilt …", "Au boulot, le règlement dit …"
                        "|^\\W*(我们|我)(公司|家|单位|学校)(里)?(规定|不让|不许|禁止)|^\\W*(at (my|our) (work|company|office|school|place|house)|at (work|school)|bei uns|"
                        "im büro|in der schule|bei der arbeit|auf der arbeit|au (boulot|bureau|travail)|à l'école|"
                        "en el (trabajo|colegio)|chez nous|en (mi|nuestra) (casa|empresa|oficina))(?![^\\W\\d_])"
-                       # words someone else said or a sign, a school or an office rules: "the sign says", "im Büro gilt"
+                       # words someone else said: "the sign says no running", "Unser Chef hat gesagt"
                        "|(?<![^\\W\\d_])(?<!\\bi )(?<!\\byou )(?<!\\bas )(says|said|keeps? (telling|saying)|told (me|us)|tells (me|us)|"
                        "hat gesagt|haben gesagt|sagt|meinte|(?<!ai )dit|disait|dice|dijo|decía|el reglamento|le règlement)"
                        "(?![^\\W\\d_])|规定|规矩|ルール|規則|校則")
@@ -220,10 +222,9 @@ _PLAN = re.compile("(?i)" + _latin(r"i ((only|really|just|also|probably|definite
                    + "|我(以后|将来|今后)?(想|要|打算|准备|会|得|应该|先去)|つもり|予定|(?<!ありが)(?<!めで)たい|ないとな|ことにして(る|いる)|ことに(した|しました|する|します)|ようにし(ます|よう)|なきゃ|なくちゃ|ないと\\W*$|我.{0,4}一定|と思(う|い|っ)|"
                    "(て|で)い?る\\W*$|られて|ばれて")
 # the speaker as the one who acts, anywhere: "Ab sofort schreibe ich …"
-_SELF = re.compile("(?i)" + _latin(r"i", r"i'm", r"i'll", r"we", r"we'll", r"ich", r"wir", r"je", r"j'\w+", r"nous", r"yo",
-                                   r"nosotros"))
-_FIRST_PERSON = re.compile("(?i)^\\W*(" + _latin(r"i", r"i'm", r"i've", r"i'd", r"we", r"ich", r"wir", r"je", r"j'\w+",
-                                                 r"nous", r"yo", r"nosotros") + "|我|我们|私|僕|俺)")
+_SPEAKER = _latin(r"i", r"we", r"ich", r"wir", r"je", r"j'\w+", r"nous", r"yo", r"nosotros")  # "i" also opens "i'm", "i'll"
+_SELF = re.compile("(?i)" + _SPEAKER)
+_FIRST_PERSON = re.compile("(?i)^\\W*(" + _SPEAKER + "|我|我们|私|僕|俺)")
 # Naming and corrections: what to call someone or something, instead of what.
 _CORRECTION = re.compile(
     "(?i)(,\\s*(not|nicht|pas|no)|[^\\W\\d_](?<!\\bis)(?<!'s)(?<!\\bare)(?<!\\bam)(?<!'m)(?<!'re)(?<!\\bdo)(?<!\\bdoes)(?<!\\bdid)(?<!\\bwas)"
@@ -236,7 +237,7 @@ _CORRECTION = re.compile(
                  r"ich meinte", r"je voulais dire", r"par erreur", r"quise decir", r"por error", r"ich bin (kein(e)?|nicht mehr)", r"je ne suis (pas|plus) (un|une)",
                  r"(ya )?no soy (un|una)")
     + r"|不是.{1,16}[，,\s]*(而)?是|是.{1,20}[，,\s]*不(是|在|叫|用)|叫.{1,8}[，,\s]*不(是|叫)|[^不\s]在.{1,6}不在"
-    + r"|(一直|总是|老是)把.{1,12}(写成|叫成|说成|当成|记成)|^\W*(更正|纠正)一下|你(说|写|记|搞)错了"
+    + r"|(一直|总是|老是)把.{1,12}(写成|叫成|说成|当成|记成)|^\W*(更正|纠正)一下|你(记|搞)错了"
     + r"|^\W*(不对|错了|不是的)[，,]|[，,]\s*不是[^，,。？?]{1,12}([，,。！!]|$)|(说|写|打)错了|間違え|^\W*我(已经)?不是"
     + r"|じゃなくて|じゃない|ではなく|でなく|ではありません|じゃありません|^\W*訂正")
 _PREFERENCE = re.compile("(?i)" + _latin(
@@ -249,7 +250,7 @@ _PREFERENCE = re.compile("(?i)" + _latin(
     r"j'aime mieux", r"j'aimerais mieux", r"plutôt", r"prefiero", r"preferiría", r"me gusta más", r"me resulta más",
     r"mejor", r"me gustan? más", r"(works?|is|are) better for me", r"better for me than", r"easier for me",
     r"(finde|fände) ich \w+er", r"ist mir lieber", r"me conviene más", r"me va mejor", r"me convient mieux",
-) + "|我(更|比较|还是)?(喜欢|偏好|倾向|希望)|我(更|比较)习惯|できれば|(更|比较)适合我|对我来说更|できるだけ|なるべく|宁愿|宁可|最好|尽量|就好|就行|为好|比较好|の(方|ほう)が(いい|好み|ありがたい|助か)|好みです|"
+) + "|我(更|比较|还是)?(喜欢|偏好|倾向|希望)|我(更|比较)习惯|できれば|(更|比较)适合我|对我来说更|できるだけ|なるべく|宁愿|宁可|最好|尽量|就好|就行|为好|比较好|好みです|"
     "と助かります|とありがたい|にしてほしい|が好き|とうれしい|と嬉しい|(方|ほう)が(いい|好み|ありがたい|助か)")
 
 

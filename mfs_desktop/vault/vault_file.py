@@ -164,7 +164,8 @@ def _checked_bytes(value: object, what: str, size: int) -> bytes:
 
 def _checked_cost(value: object) -> int:
     if type(value) is not int or value & (value - 1) or not MIN_SCRYPT_N <= value <= MAX_SCRYPT_N:
-        raise ValueError(f"its scrypt cost n={value!r} is not a power of two from 2^12 to 2^20")
+        raise ValueError(f"its scrypt cost n={value!r} is not a power of two from 2^{MIN_SCRYPT_N.bit_length() - 1} "
+                         f"to 2^{MAX_SCRYPT_N.bit_length() - 1}")
     return value
 
 
