@@ -79,6 +79,8 @@ def test_the_instruction_benchmark_meets_its_targets_in_every_language(labelled:
     ("Ab jetzt wird's endlich wärmer draußen", None),  # a lasting scope with nothing to do
     ("The sign at the pool says no running, always walk", None),
     ("Keep it short when I'm at work.", 0),
+    ("Du kannst mich ruhig duzen.", 0),  # leave to use "du": naming by permission
+    ("Mich duzen alle hier", None),  # how others address the speaker
 ])
 def test_binding_reads_structure_in_everyday_phrasing(sentence: str, expected: int | None) -> None:
     assert binding_class(sentence) == expected

@@ -163,7 +163,9 @@ _NAMING = re.compile(
         r"(you can |you may )?(just |simply )?call me", r"(du kannst |sie können )?mich \w+( \w+)? nennen",
         r"nenn(e|en sie)? mich", r"(tu peux |vous pouvez )?m'appeler", r"appel(le|ez)[- ]moi",
         r"(puedes |puede )?llamarme", r"llám[ae]me", r"(你(可以|就)?)?(叫|称呼|喊)我", r"duz(e)? mich", r"siez(e)? mich",
-        r"tutoie-moi", r"vouvoie-moi", r"tutéame", r"háblame de (tú|usted)"))
+        r"tutoie-moi", r"vouvoie-moi", r"tutéame",
+        r"(du kannst|sie können|ihr könnt) mich (ruhig |gern(e)? |einfach )?(duzen|siezen)", r"(tu peux|vous pouvez) me (tutoyer|vouvoyer)",
+        r"(puedes|puede) (tutearme|hablarme de (tú|usted))", r"háblame de (tú|usted)"))
     + ")|" + "|".join((
         r"i'?ll call you", r"i'?m going to call you", r"ich nenne dich", r"je vais t'appeler", r"te voy a llamar",
         r"te llamaré", r"(って|と)呼んで", r"(タメ口|敬語)で(話して|いい)", r"叫你", r"君のことを.{0,8}呼ぶ",
