@@ -523,3 +523,26 @@ def test_pin_from_the_stream_and_unpin_from_the_context_layers_tab(qtbot, sessio
     qtbot.waitUntil(lambda: pinned_uids(session.database, conversation.id) == [], timeout=5_000)
     qtbot.waitUntil(lambda: window.layers.pinned.topLevelItemCount() == 0, timeout=5_000)
     assert "none" in window.layers.pinned_label.text()
+
+
+def test_worker_ready_reaches_a_listener_wired_slowly(qtbot, session: Session) -> None:
+    """The fake model loads at once; a busy UI thread must still hear `ready` (it was lost
+    when the signals were connected after the thread had started)."""
+    import time
+
+    from PySide6.QtCore import QObject
+
+    from mfs_desktop.ui.chat_worker import start_worker, stop_worker
+
+    heard: list[str] = []
+
+    def wire(worker) -> None:
+        time.sleep(0.5)  # the UI thread busy with something else
+        worker.ready.connect(heard.append)
+
+    owner = QObject()
+    thread, worker = start_worker(session, FAKE, owner, wire)
+    try:
+        qtbot.waitUntil(lambda: heard == ["fake"], timeout=10_000)
+    finally:
+        stop_worker(thread, worker)

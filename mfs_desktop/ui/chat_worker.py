@@ -5,6 +5,7 @@ background pre-compactor reports through the same object."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QObject, QThread, Signal, Slot
@@ -121,12 +122,18 @@ class ChatWorker(QObject):
 _running: set[tuple[QThread, ChatWorker]] = set()
 
 
-def start_worker(session: Session, choice: ModelChoice, owner: QObject) -> tuple[QThread, ChatWorker]:
-    """Start the worker thread; it stops when `owner` is destroyed, if not before."""
+def start_worker(session: Session, choice: ModelChoice, owner: QObject,
+                 wire: Callable[[ChatWorker], None]) -> tuple[QThread, ChatWorker]:
+    """Start the worker thread; it stops when `owner` is destroyed, if not before.
+
+    `wire` connects the worker's signals before the thread starts: a model that loads at once
+    would otherwise emit `ready` (or `failed`) before anyone listens, and the window would
+    wait for it forever."""
     thread = QThread()
     thread.setObjectName("generation")
     worker = ChatWorker(session, choice)
     worker.moveToThread(thread)
+    wire(worker)
     entry = (thread, worker)
     _running.add(entry)
     thread.started.connect(worker.load)

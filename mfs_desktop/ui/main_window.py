@@ -44,7 +44,7 @@ from mfs_desktop.store.pins import pinned_uids
 from mfs_desktop.store.retention import TRASH_DAYS
 from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.chat_view import ChatView, stream_rows
-from mfs_desktop.ui.chat_worker import start_worker, stop_worker
+from mfs_desktop.ui.chat_worker import ChatWorker, start_worker, stop_worker
 from mfs_desktop.ui.composer import ComposerEdit
 from mfs_desktop.ui.export_dialog import ExportDialog
 from mfs_desktop.ui.operations import run_operation
@@ -98,19 +98,17 @@ class MainWindow(QMainWindow):
 
     def _start_model(self, choice: ModelChoice) -> None:
         self.model_choice = choice
-        self._thread, self.worker = start_worker(self.session, choice, self)
-        self.worker.ready.connect(self._model_ready)
-        self.worker.piece.connect(self._on_piece)
-        self.worker.finished.connect(self._on_answer)
-        self.worker.failed.connect(self._failed)
-        self.worker.inspected.connect(self._on_inspected)
-        self.worker.organizing.connect(self._on_organizing)
-        self.worker.organized.connect(self._on_organized)
-        self.send_requested.connect(self.worker.send)
-        self.regenerate_requested.connect(self.worker.regenerate)
-        self.edit_requested.connect(self.worker.edit_and_resend)
-        self.inspect_requested.connect(self.worker.inspect)
-        self.open_requested.connect(self.worker.open_conversation)
+        self._thread, self.worker = start_worker(self.session, choice, self, self._wire_worker)
+
+    def _wire_worker(self, worker: ChatWorker) -> None:
+        for signal, slot in ((worker.ready, self._model_ready), (worker.piece, self._on_piece),
+                             (worker.finished, self._on_answer), (worker.failed, self._failed),
+                             (worker.inspected, self._on_inspected), (worker.organizing, self._on_organizing),
+                             (worker.organized, self._on_organized), (self.send_requested, worker.send),
+                             (self.regenerate_requested, worker.regenerate),
+                             (self.edit_requested, worker.edit_and_resend), (self.inspect_requested, worker.inspect),
+                             (self.open_requested, worker.open_conversation)):
+            signal.connect(slot)
 
     def _maybe_restart_model(self) -> None:
         """A new model waits for the answer being written; then the old worker stops off the UI
