@@ -56,9 +56,14 @@ class LlamaServer:
 
 
 class MisbehavingServer:
-    """Answers every POST with `status` (or garbage, or a hang); records every path it was asked."""
+    """Answers every POST with `status` (or garbage, or a hang, or a scripted event stream);
+    records every path it was asked.
 
-    def __init__(self, status: int = 500, *, mode: str = "status") -> None:
+    mode "stream" writes `events` (raw SSE bytes, each flushed) after 200 headers, then
+    sleeps `linger` seconds before closing — a server that stalls mid-answer."""
+
+    def __init__(self, status: int = 500, *, mode: str = "status", events: tuple[bytes, ...] = (),
+                 linger: float = 0.0, headers: dict[str, str] | None = None) -> None:
         self.status = status
         self.mode = mode
         self.paths: list[str] = []
@@ -71,16 +76,21 @@ class MisbehavingServer:
                 if owner.mode == "hang":
                     time.sleep(5)
                     return
-                if owner.mode == "garbage":
+                if owner.mode in ("garbage", "stream"):
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()
-                    self.wfile.write(b"data: {not json at all\n\n")
+                    for event in events if owner.mode == "stream" else (b"data: {not json at all\n\n",):
+                        self.wfile.write(event)
+                        self.wfile.flush()
+                    time.sleep(linger)
                     return
                 body = json.dumps({"error": {"message": "scripted failure"}}).encode()
                 self.send_response(owner.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(body)
 
@@ -95,3 +105,13 @@ class MisbehavingServer:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def sse(payload: object, event: str = "") -> bytes:
+    """One server-sent event carrying `payload` as JSON."""
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {json.dumps(payload)}\n\n".encode()
+
+
+def content_chunk(text: str) -> bytes:
+    return sse({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})

@@ -4,14 +4,15 @@ primary/fallback state machine of seed 003 section 9.1 against misbehaving serve
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
-from http_servers import LlamaServer, MisbehavingServer, free_port
+from http_servers import LlamaServer, MisbehavingServer, content_chunk, free_port, sse
 
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.openai_http import Endpoint, EndpointSwitch, OpenAICompatibleModel
-from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings
+from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings, ToolCall
 
 QUESTION = [ChatMessage("user", "What is 2+2? Answer briefly.")]
 SHORT = SamplingSettings(max_tokens=12, temperature=0.0)
@@ -77,18 +78,13 @@ def test_primary_error_switches_to_complete_fallback(llama: LlamaServer, stream:
     assert events == [("fallback", f"HTTP {status}")] and switch.active == "fallback"
 
 
-def test_refused_connection_and_timeout_switch(llama: LlamaServer) -> None:
+def test_refused_connection_switches(llama: LlamaServer) -> None:
     refused = Endpoint(f"http://127.0.0.1:{free_port()}/v1", "big", "k")
-    switch = EndpointSwitch(refused, Endpoint(llama.url, "smol", "k"))
-    assert _ask(OpenAICompatibleModel(switch)).text
-    assert switch.active == "fallback"
-    hanging = MisbehavingServer(mode="hang")
     events: list[tuple[str, str]] = []
-    switch = EndpointSwitch(Endpoint(hanging.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+    switch = EndpointSwitch(refused, Endpoint(llama.url, "smol", "k"),
                             on_event=lambda kind, reason: events.append((kind, reason)))
-    assert _ask(OpenAICompatibleModel(switch, timeout=1.0, stream=False)).text
-    assert events == [("fallback", "timed out")]
-    hanging.stop()
+    assert _ask(OpenAICompatibleModel(switch)).text
+    assert events == [("fallback", "connection refused")]
 
 
 def test_incomplete_fallback_is_never_used(llama: LlamaServer, failing: MisbehavingServer) -> None:
@@ -218,3 +214,149 @@ def model_request(service, generation_id: str):
 
     record = service.generations.get(generation_id)
     return thaw(record.snapshot, record.fingerprint).view.messages
+
+
+# Issue 27 item 2: hostile and broken endpoints scripted on loopback.
+
+DONE = b"data: [DONE]\n\n"
+
+
+def _scripted(*events: bytes, linger: float = 0.0) -> MisbehavingServer:
+    return MisbehavingServer(mode="stream", events=events, linger=linger)
+
+
+def test_error_event_after_text_ends_the_answer_interrupted_not_completed() -> None:
+    server = _scripted(content_chunk("The "), content_chunk("answer "), content_chunk("is"),
+                       sse({"error": {"message": "server overloaded"}}))
+    pieces: list[str] = []
+    completion = _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))), on_text=pieces.append)
+    server.stop()
+    assert completion.finish_reason == "interrupted"
+    assert completion.text == "The answer is" == "".join(pieces), "what the user saw is kept"
+
+
+def test_named_error_event_before_text_moves_to_the_fallback(llama: LlamaServer) -> None:
+    server = _scripted(sse({"message": "model not loaded"}, event="error"))
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(server.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            on_event=lambda kind, reason: events.append((kind, reason)))
+    assert _ask(OpenAICompatibleModel(switch)).text
+    server.stop()
+    assert events == [("fallback", "error event: model not loaded")]
+
+
+def test_interrupted_stream_is_stored_partial_and_retryable(session) -> None:
+    """Through the service: the partial answer is in the transcript, marked partial, never completed."""
+    from mfs_desktop.services.chat import ChatService
+
+    server = _scripted(content_chunk("Half "), content_chunk("an answer"), b"event: error\ndata: {}\n\n")
+    service = ChatService(session, OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))),
+                          provider="openai", use_tools=False, sampling=SHORT)
+    conversation = session.transcript.create_conversation().id
+    result = service.send(conversation, "Tell me something.")
+    service.close()
+    server.stop()
+    stored = session.transcript.messages(conversation)
+    assert [m.role for m in stored] == ["user", "assistant"]
+    assert stored[-1].text == "Half an answer" and stored[-1].status == "partial"
+    assert result.finish_reason == "interrupted"
+
+
+def test_two_interleaved_tool_calls_are_assembled_by_index() -> None:
+    def call_delta(index: int, **fields: object) -> bytes:
+        return sse({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, **fields}]}}]})
+
+    server = _scripted(
+        call_delta(0, id="call_a", type="function", function={"name": "record_value", "arguments": ""}),
+        call_delta(1, id="call_b", type="function", function={"name": "recall_history", "arguments": ""}),
+        call_delta(0, function={"arguments": '{"key": "col'}),
+        call_delta(1, function={"arguments": '{"query": "gre'}),
+        call_delta(0, function={"arguments": 'our", "value": "green"}'}),
+        call_delta(1, function={"arguments": 'en"}'}),
+        sse({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}), DONE, linger=30)
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x")), timeout=20)
+    started = time.monotonic()
+    completion = _ask(model)
+    server.stop()
+    assert time.monotonic() - started < 10, "[DONE] ends the turn; the server keeping the socket open must not"
+    assert completion.finish_reason == "tool_call"
+    assert completion.tool_call == ToolCall("record_value", '{"key": "colour", "value": "green"}', "call_a")
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_server_that_never_sends_headers_times_out_to_the_fallback(llama: LlamaServer, stream: bool) -> None:
+    hanging = MisbehavingServer(mode="hang")
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(hanging.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            on_event=lambda kind, reason: events.append((kind, reason)))
+    started = time.monotonic()
+    assert _ask(OpenAICompatibleModel(switch, timeout=1.0, stream=stream)).text
+    hanging.stop()
+    assert events == [("fallback", "timed out")]
+    assert time.monotonic() - started < 4.5, "the hang (5 s) must not be waited out"
+
+
+def test_stall_mid_answer_after_text_is_interrupted_by_the_read_timeout() -> None:
+    server = _scripted(content_chunk("Partial"), linger=5)
+    started = time.monotonic()
+    completion = _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x")), timeout=1.0))
+    server.stop()
+    assert completion.finish_reason == "interrupted" and completion.text == "Partial"
+    assert time.monotonic() - started < 4.5
+
+
+def test_cancel_while_the_server_is_silent_returns_promptly() -> None:
+    server = _scripted(content_chunk("Thinking"), linger=10)
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    completion = _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x")), timeout=30), cancel=cancel)
+    server.stop()
+    assert completion.finish_reason == "cancelled" and completion.text == "Thinking"
+    assert time.monotonic() - started < 3, "cancel must not wait for the next event"
+
+
+def test_oversized_event_is_a_plain_error() -> None:
+    from mfs_desktop.runtime.openai_http import MAX_EVENT_BYTES
+
+    server = _scripted(content_chunk("x" * (MAX_EVENT_BYTES + 10)), DONE)
+    with pytest.raises(ProviderError, match="stream event over"):
+        _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))))
+    server.stop()
+
+
+def test_answer_over_the_byte_cap_stops_as_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mfs_desktop.runtime import openai_http
+
+    monkeypatch.setattr(openai_http, "MAX_ANSWER_BYTES", 2000)
+    server = _scripted(*(content_chunk("word ") for _ in range(200)), DONE)
+    completion = _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))))
+    server.stop()
+    assert completion.finish_reason == "length"
+    assert 0 < len(completion.text) < 200 * len("word ")
+
+
+@pytest.mark.parametrize("retry_after, cooldown", [("120", 120.0), ("5", 60.0), ("soon", 60.0), ("1e12", 3600.0)])
+def test_429_retry_after_sets_how_long_the_primary_rests(llama: LlamaServer, retry_after: str,
+                                                         cooldown: float) -> None:
+    now = [0.0]
+    limited = MisbehavingServer(429, headers={"Retry-After": retry_after})
+    switch = EndpointSwitch(Endpoint(limited.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            retry_primary_after=60.0, clock=lambda: now[0])
+    model = OpenAICompatibleModel(switch)
+    _ask(model)
+    now[0] = cooldown - 1
+    _ask(model)
+    assert len(limited.paths) == 1, "the primary rests as long as it asked (within sane bounds)"
+    now[0] = cooldown + 1
+    _ask(model)
+    limited.stop()
+    assert len(limited.paths) == 2
+
+
+def test_429_without_fallback_says_when_to_retry() -> None:
+    limited = MisbehavingServer(429, headers={"Retry-After": "30"})
+    with pytest.raises(ProviderError, match="retry after 30 s") as raised:
+        _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(limited.url, "x"))))
+    limited.stop()
+    assert raised.value.retryable

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from mfs_desktop.compaction.segments import compactor_input, extract_items
+from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings
 from mfs_desktop.store.models import Message
 
@@ -73,4 +74,6 @@ class ModelCompactor:
             lambda piece: None, cancel, json_schema=item_schema(turns, self.max_items))
         if completion.finish_reason == "cancelled":
             raise TimeoutError("compaction cancelled")
+        if completion.finish_reason == "interrupted":  # half a summary is never a segment
+            raise ProviderError("The compactor's endpoint stopped mid-answer.", retryable=True)
         return completion.text

@@ -10,19 +10,32 @@ answer is an error to show, not something to repeat. Every switch is reported (i
 
 from __future__ import annotations
 
+import email.utils
 import json
+import logging
+import math
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import httpx
+from httpx_sse import EventSource, SSEError, connect_sse
 
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT = 10.0  # seconds; a loopback or LAN server accepts at once or is not there
+# A stream is far below these; above them an endpoint is broken or hostile, and memory is ours.
+MAX_EVENT_BYTES = 1 << 20
+MAX_ANSWER_BYTES = 16 << 20
+MAX_REST = 3600.0  # seconds; a Retry-After beyond an hour is broken, not a plan
 
 
 @dataclass(frozen=True)
@@ -52,6 +65,7 @@ class EndpointSwitch:
         self._clock = clock
         self._lock = threading.Lock()
         self._on_fallback_since: float | None = None
+        self._rest = retry_primary_after
 
     @property
     def active(self) -> str:
@@ -61,18 +75,20 @@ class EndpointSwitch:
     def candidates(self) -> list[tuple[str, Endpoint]]:
         with self._lock:
             primary_due = (self._on_fallback_since is None
-                           or self._clock() - self._on_fallback_since >= self.retry_primary_after)
+                           or self._clock() - self._on_fallback_since >= self._rest)
         order = [("primary", self.primary)] if primary_due or self.fallback is None else []
         if self.fallback is not None:
             order.append(("fallback", self.fallback))
         return order
 
-    def failed(self, which: str, reason: str) -> None:
+    def failed(self, which: str, reason: str, retry_after: float | None = None) -> None:
+        """`retry_after` is the primary's own Retry-After: it rests at least that long."""
         if which != "primary" or self.fallback is None:
             return
         with self._lock:
             switched = self._on_fallback_since is None
             self._on_fallback_since = self._clock()
+            self._rest = max(self.retry_primary_after, min(retry_after or 0.0, MAX_REST))
         if switched:
             self._on_event("fallback", reason)
 
@@ -88,6 +104,10 @@ class EndpointSwitch:
 
 class _Switchable(Exception):
     """A failure that moves to the fallback: 5xx, 429, refused connection, timeout."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 class OpenAICompatibleModel:
@@ -118,9 +138,11 @@ class OpenAICompatibleModel:
                 completion = self._call(endpoint, messages, settings, sink, cancel, tools, tool_choice)
             except _Switchable as exc:
                 last_error = f"{which} endpoint: {exc}"
+                if exc.retry_after is not None:
+                    last_error += f"; retry after {exc.retry_after:.0f} s"
                 if streamed:  # text already reached the user: do not replay it elsewhere
                     raise ProviderError(f"The model endpoint failed mid-answer ({exc}).", retryable=True) from None
-                self.switch.failed(which, str(exc))
+                self.switch.failed(which, str(exc), exc.retry_after)
                 continue
             self.switch.succeeded(which)
             return completion
@@ -145,31 +167,31 @@ class OpenAICompatibleModel:
             body["tools"] = [tool.as_openai() for tool in tools]
             named = tool_choice in {tool.name for tool in tools}
             body["tool_choice"] = {"type": "function", "function": {"name": tool_choice}} if named else tool_choice
-        request = urllib.request.Request(
-            endpoint.url.rstrip("/") + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST",
-            headers={"Content-Type": "application/json", "Accept": "text/event-stream" if self.stream else "application/json",
-                     **({"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {})},
-        )
+        url = endpoint.url.rstrip("/") + "/chat/completions"
+        headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
         started = time.perf_counter()
         try:
-            response = urllib.request.urlopen(request, timeout=self.timeout)
-        except urllib.error.HTTPError as exc:
-            if exc.code >= 500 or exc.code == 429:
-                raise _Switchable(f"HTTP {exc.code}") from None
-            raise ProviderError(f"The model endpoint refused the request: HTTP {exc.code}.", status=exc.code) from None
-        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as exc:
+            with httpx.Client(timeout=self._timeouts()) as client:
+                if not self.stream:
+                    response = client.post(url, json=body, headers=headers)
+                    _refuse_status(response)
+                    return self._read_whole(response, messages, sink, started)
+                with connect_sse(client, "POST", url, json=body, headers=headers) as source:
+                    _refuse_status(source.response)
+                    with _unblocked_on_cancel(source.response, cancel):
+                        return self._read_stream(source, messages, sink, cancel, started)
+        except httpx.TransportError as exc:  # before any text: the stream reader keeps what arrived
             raise _Switchable(_reason(exc)) from None
-        with response:
-            try:
-                if self.stream:
-                    return self._read_stream(response, messages, sink, cancel, started)
-                return self._read_whole(response, messages, sink, started)
-            except (ConnectionError, socket.timeout, TimeoutError) as exc:
-                raise _Switchable(_reason(exc)) from None
 
-    def _read_whole(self, response, messages, sink: TextSink, started: float) -> Completion:
+    def _timeouts(self) -> httpx.Timeout:
+        """Connecting is quick or never; a read may wait for a long prefill on a slow machine."""
+        return httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT))
+
+    def _read_whole(self, response: httpx.Response, messages, sink: TextSink, started: float) -> Completion:
+        if len(response.content) > MAX_ANSWER_BYTES:
+            raise ProviderError(f"The model endpoint sent an answer over {MAX_ANSWER_BYTES:,} bytes.")
         try:
-            payload = json.loads(response.read().decode("utf-8"))
+            payload = response.json()
             choice = payload["choices"][0]
             message = choice["message"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -181,38 +203,56 @@ class OpenAICompatibleModel:
         usage, reported = self._usage(payload, messages, text, elapsed, 0.0)
         return Completion(text, _finish(choice.get("finish_reason"), message), usage, _tool_call(message), reported)
 
-    def _read_stream(self, response, messages, sink: TextSink, cancel: threading.Event, started: float) -> Completion:
+    def _read_stream(self, source: EventSource, messages, sink: TextSink, cancel: threading.Event,
+                     started: float) -> Completion:
+        """Text that reached the user is kept whatever ends the stream: an error event or a
+        broken connection after it gives finish "interrupted" (stored partial, retryable),
+        never a completed answer; before it, the failure moves to the fallback."""
         pieces: list[str] = []
         finish = "stop"
         last_payload: dict = {}
-        tool_parts: dict[str, str] = {}
+        calls: dict[int, dict[str, str]] = {}
         first_token_at: float | None = None
-        for payload in _sse_events(response):
-            if cancel.is_set():
+        size = 0
+        server_finished = False
+        try:
+            for payload, event_size in _stream_payloads(source):
+                if cancel.is_set():
+                    finish = "cancelled"
+                    break
+                if payload.get("usage") or payload.get("timings"):
+                    last_payload = payload
+                for choice in payload.get("choices") or ():
+                    delta = choice.get("delta") or {}
+                    content = delta.get("content")
+                    if content:
+                        first_token_at = first_token_at or time.perf_counter()
+                        pieces.append(content)
+                        sink(content)
+                    for call in delta.get("tool_calls") or ():
+                        _add_tool_delta(calls, call)
+                    if choice.get("finish_reason"):
+                        finish = choice["finish_reason"]
+                        server_finished = True
+                size += event_size
+                if size > MAX_ANSWER_BYTES:
+                    finish = "length"
+                    break
+        except (httpx.TransportError, httpx.StreamError, _Switchable) as exc:
+            if cancel.is_set():  # the watcher broke the read: the user stopped, the endpoint did not fail
                 finish = "cancelled"
-                break
-            if payload.get("usage") or payload.get("timings"):
-                last_payload = payload
-            for choice in payload.get("choices") or ():
-                delta = choice.get("delta") or {}
-                content = delta.get("content")
-                if content:
-                    first_token_at = first_token_at or time.perf_counter()
-                    pieces.append(content)
-                    sink(content)
-                for call in delta.get("tool_calls") or ():
-                    function = call.get("function") or {}
-                    tool_parts["id"] = call.get("id") or tool_parts.get("id", "")
-                    tool_parts["name"] = function.get("name") or tool_parts.get("name", "")
-                    tool_parts["arguments"] = tool_parts.get("arguments", "") + (function.get("arguments") or "")
-                if choice.get("finish_reason"):
-                    finish = choice["finish_reason"]
+            elif not pieces and not calls:
+                raise exc if isinstance(exc, _Switchable) else _Switchable(_reason(exc)) from None
+            else:
+                log.warning("stream interrupted after %d pieces: %s", len(pieces), exc)
+                finish = "interrupted"
+        if cancel.is_set() and not server_finished:  # the watcher's shutdown can also read as a clean end
+            finish = "cancelled"
         text = "".join(pieces)
-        call = ToolCall(tool_parts["name"], tool_parts.get("arguments", ""), tool_parts.get("id", "")) \
-            if tool_parts.get("name") else None
+        call = _first_call(calls) if finish != "interrupted" else None
         if call is not None and finish != "cancelled":
             finish = "tool_call"
-        elif finish not in ("stop", "length", "cancelled"):
+        elif finish not in ("stop", "length", "cancelled", "interrupted"):
             finish = "stop"
         ended = time.perf_counter()
         prefill_ms = ((first_token_at or ended) - started) * 1000
@@ -248,27 +288,113 @@ def _wire_message(message: ChatMessage) -> dict:
     return {"role": message.role, "content": message.content}
 
 
-def _reason(exc: BaseException) -> str:
-    inner = getattr(exc, "reason", exc)
-    if isinstance(inner, (socket.timeout, TimeoutError)):
-        return "timed out"
-    if isinstance(inner, ConnectionRefusedError):
-        return "connection refused"
-    return f"connection failed ({type(inner).__name__})"
+@contextmanager
+def _unblocked_on_cancel(response: httpx.Response, cancel: threading.Event) -> Iterator[None]:
+    """A silent server (a long prefill, a stall) blocks the read until the read timeout;
+    cancel must not wait for it. Shutting the socket down wakes the blocked read at once."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(0.05):
+                stream = response.extensions.get("network_stream")
+                sock = stream.get_extra_info("socket") if stream is not None else None
+                if sock is not None:
+                    with suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
+                return
+
+    watcher = threading.Thread(target=watch, name="http-cancel", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
-def _sse_events(response) -> Iterator[dict]:
-    for raw in response:
-        line = raw.decode("utf-8", "replace").strip()
-        if not line.startswith("data:"):
-            continue
-        data = line[5:].strip()
-        if data == "[DONE]":
-            return
+def _refuse_status(response: httpx.Response) -> None:
+    if response.status_code < 400:
+        return
+    response.read()
+    if response.status_code >= 500 or response.status_code == 429:
+        raise _Switchable(f"HTTP {response.status_code}", _retry_after(response.headers.get("Retry-After")))
+    raise ProviderError(f"The model endpoint refused the request: HTTP {response.status_code}.",
+                        status=response.status_code)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delay-seconds or an HTTP date); None when absent or unreadable."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
         try:
-            yield json.loads(data)
-        except ValueError:
-            raise ProviderError("The model endpoint sent malformed stream data.") from None
+            seconds = (email.utils.parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
+        except (TypeError, ValueError):
+            return None
+    return min(max(seconds, 0.0), MAX_REST) if math.isfinite(seconds) else None
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, httpx.TimeoutException):
+        return "timed out"
+    cause: BaseException | None = exc
+    while cause is not None:  # httpx wraps httpcore's error, which wraps the socket's
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        cause = cause.__cause__ or cause.__context__
+    return f"connection failed ({type(exc).__name__})"
+
+
+def _stream_payloads(source: EventSource) -> Iterator[tuple[dict, int]]:
+    """The JSON of each data event, with its size, until [DONE]. An error event (OpenAI's `{"error": …}` data
+    or an `event: error`) is a failure of the endpoint, not more answer."""
+    try:
+        for event in source.iter_sse():
+            if len(event.data) > MAX_EVENT_BYTES:
+                raise ProviderError(f"The model endpoint sent a stream event over {MAX_EVENT_BYTES:,} bytes.")
+            if event.data.strip() == "[DONE]":
+                return
+            if not event.data.strip():
+                continue
+            try:
+                payload = json.loads(event.data)
+            except ValueError:
+                raise ProviderError("The model endpoint sent malformed stream data.") from None
+            if not isinstance(payload, dict):
+                raise ProviderError("The model endpoint sent malformed stream data.")
+            if event.event == "error" or payload.get("error"):
+                raise _Switchable(f"error event: {_error_message(payload)}")
+            yield payload, len(event.data)
+    except SSEError:
+        raise ProviderError("The model endpoint did not answer with an event stream.") from None
+
+
+def _error_message(payload: dict) -> str:
+    error = payload.get("error", payload)
+    message = error.get("message") if isinstance(error, dict) else error
+    return str(message or "unspecified")[:200]
+
+
+def _add_tool_delta(calls: dict[int, dict[str, str]], delta: dict) -> None:
+    """Deltas of several calls arrive interleaved; `index` says which call each belongs to."""
+    index = delta.get("index", 0)
+    part = calls.setdefault(index if isinstance(index, int) else 0, {"id": "", "name": "", "arguments": ""})
+    function = delta.get("function") or {}
+    part["id"] = delta.get("id") or part["id"]
+    part["name"] = function.get("name") or part["name"]
+    part["arguments"] += function.get("arguments") or ""
+
+
+def _first_call(calls: dict[int, dict[str, str]]) -> ToolCall | None:
+    """One call per round (the protocol's): the lowest index; the model, shown its result, may
+    ask for the others again."""
+    named = [calls[i] for i in sorted(calls) if calls[i]["name"]]
+    if len(named) > 1:
+        log.info("endpoint asked for %d tool calls in one answer; running the first", len(named))
+    return ToolCall(named[0]["name"], named[0]["arguments"], named[0]["id"]) if named else None
 
 
 def _finish(reason: str | None, message: dict) -> str:

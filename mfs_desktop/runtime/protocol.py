@@ -59,7 +59,7 @@ class ToolSpec:
 @dataclass(frozen=True)
 class Completion:
     text: str
-    finish_reason: str  # "stop", "length", "cancelled" or "tool_call"
+    finish_reason: str  # "stop", "length", "cancelled", "tool_call" or "interrupted" (the endpoint failed mid-answer)
     usage: Usage
     tool_call: ToolCall | None = None
     prompt_reported: bool = True  # usage.prompt_tokens came from the model itself, not an estimate

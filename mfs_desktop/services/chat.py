@@ -304,7 +304,8 @@ class ChatService:
             self.generations.mark(generation.id, "failed", error=type(exc).__name__)
             raise
         usage = _summed(usages)
-        stopped = completion.finish_reason == "cancelled"
+        # stopped by the user, or the endpoint failed after text reached the user: kept, marked partial
+        stopped = completion.finish_reason in ("cancelled", "interrupted")
         status = "partial" if stopped else "completed"
         answer = self.generations.commit_answer(
             generation,
