@@ -9,9 +9,9 @@ import sys
 import threading
 from collections.abc import Callable
 
-from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import SamplingSettings
-from mfs_desktop.services.chat import ChatService, TurnResult
+from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.services.chat import ChatService, TurnResult, queue_message, refuse_unsendable
 from mfs_desktop.services.models import ModelChoice, build_model
 from mfs_desktop.services.session import Session
 
@@ -69,13 +69,16 @@ def _report(result: TurnResult, as_json: bool) -> None:
 
 
 def run_chat(args: argparse.Namespace, session: Session) -> int:
-    if args.message is not None and not args.message.strip():
-        raise InvalidInput("The message is empty.")
+    profile = ContextProfile(window=args.window)
+    if args.message is not None:
+        refuse_unsendable(args.message, profile)  # before a conversation is created for it
     conversation_id = args.conversation or session.transcript.create_conversation().id
     session.transcript.conversation(conversation_id)  # a plain error for an unknown id, before loading a model
+    if args.message is not None:
+        queue_message(session, conversation_id, args.message, profile)
     model = build_model(ModelChoice(args.provider, args.model, args.window), session.database)
     service = ChatService(
-        session, model, provider=args.provider, window=args.window,
+        session, model, provider=args.provider, profile=profile,
         sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),
     )
     try:
@@ -91,9 +94,11 @@ def _converse(args: argparse.Namespace, service: ChatService, conversation_id: s
     for pending in service.generations.unfinished(conversation_id):
         print(f"[finishing an interrupted answer, generation {pending.id}]", file=sys.stderr)
         _report(_interruptible(lambda cancel, g=pending.id: service.resume(g, on_text=show, cancel=cancel)), args.json)
-    if args.message is not None:
-        _report(_interruptible(lambda cancel: service.send(conversation_id, args.message, on_text=show, cancel=cancel)),
+    # The message given (stored before the model loaded), and any a killed run left waiting.
+    if service.outbox.waiting(conversation_id):
+        _report(_interruptible(lambda cancel: service.answer_waiting(conversation_id, on_text=show, cancel=cancel)),
                 args.json)
+    if args.message is not None:
         return 0
     print(f"conversation {conversation_id} · {model_name} · /regenerate, /quit", file=sys.stderr)
     while True:

@@ -1,6 +1,6 @@
 """The generation lifecycle (DESIGN section 8, before compaction).
 
-persist the user turn → assemble the send view from the transcript → freeze it (bytes +
+persist the user turn (through the outbox, before any model work) → assemble the send view from the transcript → freeze it (bytes +
 sha256) and persist → call the model, streaming, cancellable → commit the answer and its
 usage in one transaction. A crash leaves a generation that `resume` finishes from the same
 frozen bytes; Regenerate makes a new generation and keeps the earlier answer selectable.
@@ -32,6 +32,7 @@ from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
+from mfs_desktop.store.outbox import Outbox
 from mfs_desktop.store.segments import SegmentStore
 from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.store.models import Conversation, Message, MessageDraft
@@ -57,6 +58,28 @@ def _ignore(_: str) -> None:
     pass
 
 
+def refuse_unsendable(text: str, profile: ContextProfile) -> None:
+    """Refused before anything is stored: the composer keeps the text."""
+    if not text.strip():
+        raise InvalidInput("The message is empty.")
+    limit = profile.tokens(profile.message_max)
+    # Characters first: tokenizing megabytes only to refuse them would stall the worker.
+    tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)
+    if tokens > limit:
+        raise InvalidInput(f"The message is too long for this model's window: about {tokens:,} tokens, at most "
+                           f"{limit:,} (half of the {profile.window:,}-token window). Shorten it or split it.")
+
+
+def queue_message(session: Session, conversation_id: str, text: str, profile: ContextProfile, *, origin: str = "",
+                  quoted_uid: int | None = None, attachment_sha256: str | None = None) -> None:
+    """Store the user's message before any model work that precedes its turn (finishing an
+    interrupted answer, loading the model): from here on a kill cannot lose it (issue 33)."""
+    refuse_unsendable(text, profile)
+    session.transcript.conversation(conversation_id)  # a plain error for an unknown or deleted one
+    Outbox(session.database).put(conversation_id, MessageDraft(
+        "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256))
+
+
 class ChatService:
     def __init__(
         self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = SamplingSettings(),
@@ -73,6 +96,7 @@ class ChatService:
         self.window = self.profile.window
         self.generations = GenerationStore(session.database)
         self.segments = SegmentStore(session.database)
+        self.outbox = Outbox(session.database)
         self.meter = TokenMeter(model, AnchorStore(session.database))
         self.compaction = Compaction(session, self.profile, estimate_text_tokens)
         self.precompactor = PreCompactor(
@@ -87,11 +111,19 @@ class ChatService:
         cancel: threading.Event | None = None, origin: str = "", quoted_uid: int | None = None,
         attachment_sha256: str | None = None,
     ) -> TurnResult:
-        self.check_message(text)
+        queue_message(self.session, conversation_id, text, self.profile, origin=origin, quoted_uid=quoted_uid,
+                      attachment_sha256=attachment_sha256)
+        return self.answer_waiting(conversation_id, on_text=on_text, cancel=cancel)
+
+    def answer_waiting(
+        self, conversation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
+    ) -> TurnResult:
+        """Move the conversation's waiting messages into the transcript, in the order given,
+        and answer them in one turn (as two messages sent quickly are answered)."""
         if not self.session.transcript.newest_page(conversation_id, limit=1):
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
-        self.session.transcript.append(conversation_id, [MessageDraft(
-            "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256)])
+        if not self.outbox.deliver(conversation_id):
+            raise InvalidInput("No message is waiting for an answer in this conversation.")
         return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
 
     def edit_and_resend(
@@ -108,15 +140,7 @@ class ChatService:
         return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
 
     def check_message(self, text: str) -> None:
-        """Refused before anything is stored: the composer keeps the text."""
-        if not text.strip():
-            raise InvalidInput("The message is empty.")
-        limit = self.profile.tokens(self.profile.message_max)
-        # Characters first: tokenizing megabytes only to refuse them would stall the worker.
-        tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)
-        if tokens > limit:
-            raise InvalidInput(f"The message is too long for this model's window: about {tokens:,} tokens, at most "
-                               f"{limit:,} (half of the {self.window:,}-token window). Shorten it or split it.")
+        refuse_unsendable(text, self.profile)
 
     def regenerate(
         self, conversation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
