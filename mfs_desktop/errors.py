@@ -58,4 +58,15 @@ class NoDisplay(EnvironmentFault):
     exit_code = 13
 
 
+class StorageAccess(EnvironmentFault):
+    """The data folder or a file in it cannot be read or written by this user: permissions,
+    a read-only file or file system, an unwritable parent. Never a damaged database."""
+
+    exit_code = 14
+
+
+class DiskFull(EnvironmentFault):
+    exit_code = 15
+
+
 BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h

@@ -34,14 +34,16 @@ def session(data_root: Path) -> Iterator[Session]:
     opened.close()
 
 
-def run_cli(*args: str, data_dir: Path, passphrase: str | None = PASSPHRASE, **env: str) -> subprocess.CompletedProcess:
+def run_cli(*args: str, data_dir: Path, passphrase: str | None = PASSPHRASE, as_user: tuple[str, ...] = (),
+            **env: str) -> subprocess.CompletedProcess:
+    """`as_user` prefixes the command (e.g. setpriv) to run it as another account."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("MFS_")}
     environment["MFS_KEY_STORE"] = "passphrase"
     if passphrase is not None:
         environment["MFS_PASSPHRASE"] = passphrase
     environment.update(env)
     return subprocess.run(
-        [sys.executable, "-m", "mfs_desktop", "--data-dir", str(data_dir), *args],
+        [*as_user, sys.executable, "-m", "mfs_desktop", "--data-dir", str(data_dir), *args],
         capture_output=True, text=True, env=environment, stdin=subprocess.DEVNULL, timeout=120,
     )
 

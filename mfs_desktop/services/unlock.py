@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mfs_desktop.errors import DatabaseDamaged, KeychainProblem, NotAnMfsDatabase, PassphraseRequired, WrongPassphrase
 from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME
+from mfs_desktop.services.access import make_data_folder, require_data_access
 from mfs_desktop.store.database import PLAIN_SQLITE_HEADER, Database
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import (
@@ -49,6 +50,11 @@ class DataDir:
     def pending_vault(self) -> Path:
         return self.root / (VAULT_FILENAME + ".pending")
 
+    @property
+    def database_files(self) -> tuple[Path, ...]:
+        """The database and its journal."""
+        return (self.database, *(self.database.with_name(self.database.name + end) for end in ("-wal", "-shm")))
+
 
 def prefers_keychain() -> bool:
     """`MFS_KEY_STORE=passphrase` keeps the key out of the keychain even where one works."""
@@ -65,6 +71,8 @@ def open_database(
     scrypt_n: int = DEFAULT_SCRYPT_N,
 ) -> Database:
     """Open the data dir's database, creating key and database on the very first start."""
+    require_data_access(data_dir.root, readable=(data_dir.vault, data_dir.pending_vault),
+                        writable=data_dir.database_files)
     if not data_dir.vault.exists():
         return _first_start(data_dir, passphrase, prefers_keychain() if use_keychain is None else use_keychain, scrypt_n)
     if not data_dir.database.exists():
@@ -104,7 +112,7 @@ def _first_start(data_dir: DataDir, passphrase: PassphraseSource, use_keychain: 
         raise NotAnMfsDatabase(
             f"{data_dir.database} is {kind} ({data_dir.vault.name} is missing); it was not opened or changed."
         )
-    data_dir.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_data_folder(data_dir.root)
     key = new_database_key()
     database_id = new_database_id()
     if use_keychain:

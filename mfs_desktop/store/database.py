@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sqlcipher3
 
-from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, NotAnMfsDatabase
+from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, DiskFull, NotAnMfsDatabase
 
 log = logging.getLogger(__name__)
 
@@ -203,10 +203,15 @@ class Database:
             raise DatabaseBusy(f"The database is busy (another MFS Desktop process is writing): {exc}.") from exc
         try:
             yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
+            connection.execute("COMMIT")
+        except BaseException as exc:
+            # SQLite may already have rolled back (a full disk does): then there is nothing to undo.
+            with contextlib.suppress(sqlcipher3.OperationalError):
+                connection.execute("ROLLBACK")
+            if isinstance(exc, sqlcipher3.OperationalError) and "full" in str(exc):
+                raise DiskFull(f"The disk holding {self.path.parent} is full: the last change was not stored "
+                               "(everything stored before it is intact). Free some space and try again.") from exc
             raise
-        connection.execute("COMMIT")
 
     def rekey(self, new_key: bytes) -> None:
         """Re-encrypt every page under `new_key` in one transaction (SQLCipher's PRAGMA rekey)."""

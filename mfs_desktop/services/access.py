@@ -1,0 +1,54 @@
+"""Can this user read and write the data folder? Asked before anything is opened, so that a
+permission problem is named as one — never as a damaged database (SQLite reports a folder
+where it cannot create its -wal/-shm files as "unable to open database file")."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mfs_desktop.errors import StorageAccess
+
+_NOTHING_CHANGED = "Nothing was changed."
+
+
+def require_data_access(root: Path, *, readable: tuple[Path, ...], writable: tuple[Path, ...]) -> None:
+    """Files in `root` that, when present, must be readable (the key files: replaced, never
+    written in place) or readable and writable (the database and its journal)."""
+    if not root.exists():
+        _require_creatable(root)
+        return
+    if not root.is_dir():
+        raise StorageAccess(f"The data folder {root} is not a folder; choose another with --data-dir. {_NOTHING_CHANGED}")
+    if not os.access(root, os.R_OK | os.X_OK):
+        raise StorageAccess(f"The data folder {root} cannot be read: permission denied. Give your user access to it "
+                            f"(chmod u+rwx {root}). {_NOTHING_CHANGED}")
+    for path in (*readable, *writable):
+        if path.exists() and not os.access(path, os.R_OK):
+            raise StorageAccess(f"{path} cannot be read: permission denied. Give your user access to it "
+                                f"(chmod u+rw {path}). {_NOTHING_CHANGED}")
+    if not os.access(root, os.W_OK):
+        raise StorageAccess(f"The data folder {root} is read-only: the database keeps its journal (-wal and -shm "
+                            f"files) beside it. Make the folder writable (chmod u+w {root}), or copy it to a "
+                            f"writable place and use --data-dir. The database is not damaged, and nothing was changed.")
+    for path in writable:
+        if path.exists() and not os.access(path, os.W_OK):
+            raise StorageAccess(f"{path} is read-only; the app must write to it. Make it writable "
+                                f"(chmod u+w {path}). The file is not damaged, and nothing was changed.")
+
+
+def _require_creatable(root: Path) -> None:
+    ancestor = next(parent for parent in root.parents if parent.exists())
+    if not ancestor.is_dir():
+        raise StorageAccess(f"The data folder {root} cannot be created: {ancestor} is a file, not a folder. "
+                            "Choose another with --data-dir.")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise StorageAccess(f"The data folder {root} cannot be created: {ancestor} is not writable for you "
+                            "(read-only or permission denied). Choose another with --data-dir, or make it writable.")
+
+
+def make_data_folder(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:  # a race with a permission change, or a full disk
+        raise StorageAccess(f"The data folder {root} cannot be created: {exc.strerror or exc}.") from exc

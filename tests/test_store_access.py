@@ -1,0 +1,163 @@
+"""Issue 27 item 1: a folder or file this user cannot read or write is named as such, with
+its path and how to fix it — exit 14, never "damaged" (which invites deleting a healthy
+database) and never "internal error". Nothing on disk changes.
+
+Permission bits do not bind root, so as root each case runs the CLI as `nobody` (setpriv)
+on a data folder handed to that account."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import directory_digest, open_test_session, run_cli
+
+from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME
+
+NOBODY = 65534
+
+
+@pytest.fixture
+def base() -> Iterator[Path]:
+    """A folder every account may enter (pytest's own tmp is root-only), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="mfs-access-"))
+    folder.chmod(0o755)
+    yield folder
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    shutil.rmtree(folder)
+
+
+def _as_owner(*paths: Path) -> tuple[str, ...]:
+    """The command prefix to run as the account that owns `paths` without root's exemptions."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: permission bits cannot be tested")
+    for path in paths:
+        for item in (path, *path.rglob("*")):
+            os.chown(item, NOBODY, NOBODY)
+    return ("setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--")
+
+
+def _initialised(base: Path) -> Path:
+    data = base / "data"
+    session = open_test_session(data)
+    session.transcript.create_conversation()
+    session.close()
+    return data
+
+
+def _refused(data: Path, prefix: tuple[str, ...], *must_say: str) -> str:
+    before = directory_digest(data) if os.access(data, os.R_OK) or os.geteuid() == 0 else {}
+    result = run_cli("list", data_dir=data, as_user=prefix, HOME=str(data.parent))
+    assert result.returncode == 14, (result.returncode, result.stderr)
+    line = result.stderr.strip()
+    assert line.count("\n") == 0, line
+    for words in must_say:
+        assert words in line, line
+    assert not re.search(r"(?<!not )damaged|internal error|bug", line), line
+    if before:
+        assert directory_digest(data) == before, "a refused open must not change anything"
+    return line
+
+
+def test_read_only_data_folder_is_named_read_only_not_damaged(base: Path) -> None:
+    data = _initialised(base)
+    prefix = _as_owner(data)
+    data.chmod(0o555)
+    _refused(data, prefix, f"{data} is read-only", "chmod u+w", "not damaged")
+
+
+def test_read_only_database_file(base: Path) -> None:
+    data = _initialised(base)
+    prefix = _as_owner(data)
+    database = data / DATABASE_FILENAME
+    database.chmod(0o444)
+    _refused(data, prefix, f"{database} is read-only", "not damaged")
+
+
+def test_folder_without_permissions(base: Path) -> None:
+    data = _initialised(base)
+    prefix = _as_owner(data)
+    data.chmod(0)
+    _refused(data, prefix, f"{data} cannot be read: permission denied")
+
+
+def test_unreadable_key_file(base: Path) -> None:
+    data = _initialised(base)
+    prefix = _as_owner(data)
+    key_file = data / VAULT_FILENAME
+    key_file.chmod(stat.S_IWUSR)
+    _refused(data, prefix, f"{key_file} cannot be read: permission denied")
+
+
+def test_unwritable_parent_folder(base: Path) -> None:
+    parent = base / "locked"
+    parent.mkdir()
+    prefix = _as_owner(parent)
+    parent.chmod(0o555)
+    wanted = parent / "new" / "data"
+    result = run_cli("list", data_dir=wanted, as_user=prefix, HOME=str(base))
+    assert result.returncode == 14, result.stderr
+    assert f"{wanted} cannot be created: {parent} is not writable" in result.stderr
+    assert not (parent / "new").exists()
+
+
+def test_data_folder_path_that_is_a_file(base: Path) -> None:
+    blocker = base / "plain-file"
+    blocker.write_text("not a folder")
+    result = run_cli("list", data_dir=blocker / "data", HOME=str(base))
+    assert result.returncode == 14, result.stderr
+    assert f"{blocker} is a file, not a folder" in result.stderr
+
+
+@pytest.fixture
+def small_disk(base: Path) -> Iterator[Path]:
+    """A real 3 MB file system (tmpfs) that fills up."""
+    import subprocess
+
+    mount_point = base / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount_point)],
+                             capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode().strip()}")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+def test_full_disk_is_a_plain_error_and_keeps_what_was_stored(small_disk: Path) -> None:
+    from mfs_desktop.errors import DiskFull
+    from mfs_desktop.store.models import MessageDraft
+
+    data = small_disk / "data"
+    session = open_test_session(data)
+    conversation_id = session.transcript.create_conversation().id
+    stored = 0
+    with pytest.raises(DiskFull, match="is full: the last change was not stored"):
+        for index in range(1000):
+            session.transcript.append(conversation_id, [MessageDraft("user", f"{index} " + "x" * 100_000)])
+            stored += 1
+    assert stored > 3, "the disk filled before the test stored anything"
+    with contextlib.suppress(OSError), open(small_disk / "filler", "wb") as filler:
+        while True:  # what little the database left free
+            filler.write(b"\0" * 4096)
+            filler.flush()
+    # bigger than the room the failed write left in the journal; a wide window lets it be sent
+    result = run_cli("chat", "--provider", "fake", "--window", "131072", "--conversation", conversation_id,
+                     "one more " * 14_000, data_dir=data)  # under the 128 KiB of one argument
+    assert result.returncode == 15, result.stderr
+    assert "is full" in result.stderr and "internal error" not in result.stderr
+    session.close()
+    reopened = open_test_session(data)
+    texts = [m.text for m in reopened.transcript.messages(conversation_id)]
+    reopened.close()
+    assert len(texts) == stored and texts[-1].startswith(f"{stored - 1} ")
