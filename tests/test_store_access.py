@@ -12,12 +12,14 @@ import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import directory_digest, open_test_session, run_cli
+from conftest import REPO, directory_digest, open_test_session, run_cli
 
 from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME
 
@@ -41,10 +43,14 @@ def _as_owner(*paths: Path) -> tuple[str, ...]:
         return ()
     if shutil.which("setpriv") is None:
         pytest.skip("running as root without setpriv: permission bits cannot be tested")
+    prefix = ("setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--")
+    probe = subprocess.run([*prefix, sys.executable, "-c", "import mfs_desktop"], capture_output=True, cwd=REPO)
+    if probe.returncode != 0:
+        pytest.skip(f"`nobody` cannot run this interpreter here: {probe.stderr.decode()[-200:]}")
     for path in paths:
         for item in (path, *path.rglob("*")):
             os.chown(item, NOBODY, NOBODY)
-    return ("setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--")
+    return prefix
 
 
 def _initialised(base: Path) -> Path:
@@ -122,8 +128,6 @@ def test_data_folder_path_that_is_a_file(base: Path) -> None:
 @pytest.fixture
 def small_disk(base: Path) -> Iterator[Path]:
     """A real 3 MB file system (tmpfs) that fills up."""
-    import subprocess
-
     mount_point = base / "disk"
     mount_point.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount_point)],
