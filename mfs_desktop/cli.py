@@ -63,7 +63,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mfs_desktop.services.transfer import ExportRange, export_text
+    from mfs_desktop.services.transfer import ExportRange, export_text, make_export_folder, write_export
 
     session = _open(args)
     span = ExportRange(args.from_uid, args.to_uid)
@@ -71,19 +71,17 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not args.out:
             raise InvalidInput("`export --all` needs --out DIR.")
         out_dir = Path(args.out)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        make_export_folder(out_dir)
         rows = session.transcript.list_conversations()
         for row in rows:
-            (out_dir / f"{row.id}.{args.format}").write_text(
-                export_text(session.database, row.id, args.format, span), encoding="utf-8"
-            )
+            write_export(out_dir / f"{row.id}.{args.format}", export_text(session.database, row.id, args.format, span))
         print(f"exported {len(rows)} conversations to {out_dir} (plaintext files)", file=sys.stderr)
         return 0
     if not args.conversation:
         raise InvalidInput("Say which: --conversation ID or --all.")
     text = export_text(session.database, args.conversation, args.format, span)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        write_export(Path(args.out), text)
         print(f"exported to {args.out} (a plaintext file)", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -165,3 +165,43 @@ def test_full_disk_is_a_plain_error_and_keeps_what_was_stored(small_disk: Path) 
     texts = [m.text for m in reopened.transcript.messages(conversation_id)]
     reopened.close()
     assert len(texts) == stored and texts[-1].startswith(f"{stored - 1} ")
+
+
+def test_export_is_private_and_a_bad_target_is_named(base: Path) -> None:
+    data = _initialised(base)
+    conversation_id = _conversation_id(data)
+    target = base / "out.md"
+    assert run_cli("export", "--conversation", conversation_id, "--out", str(target), data_dir=data).returncode == 0
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600, "a plaintext export is for its owner only"
+    missing = base / "no-such-folder" / "out.md"
+    result = run_cli("export", "--conversation", conversation_id, "--out", str(missing), data_dir=data)
+    assert result.returncode == 14, result.stderr
+    assert f"The export {missing} cannot be written: No such file or directory" in result.stderr
+    if Path("/dev/full").exists():
+        result = run_cli("export", "--conversation", conversation_id, "--out", "/dev/full", data_dir=data)
+        assert result.returncode == 15 and "is full: the export /dev/full was not written" in result.stderr, \
+            result.stderr
+
+
+def test_export_to_a_full_disk_leaves_no_half_file(base: Path, small_disk: Path) -> None:
+    data = _initialised(base)
+    session = open_test_session(data)
+    conversation_id = session.transcript.list_conversations()[0].id
+    from mfs_desktop.store.models import MessageDraft
+
+    for index in range(40):  # an export of about 4 MB, over the 3 MB disk
+        session.transcript.append(conversation_id, [MessageDraft("user", f"{index} " + "y" * 100_000)])
+    session.close()
+    target = small_disk / "export.md"
+    result = run_cli("export", "--conversation", conversation_id, "--out", str(target), data_dir=data)
+    assert result.returncode == 15, result.stderr
+    assert "is full" in result.stderr
+    assert list(small_disk.iterdir()) == [], "neither the export nor its partial file is left behind"
+
+
+def _conversation_id(data: Path) -> str:
+    session = open_test_session(data)
+    try:
+        return session.transcript.list_conversations()[0].id
+    finally:
+        session.close()

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import errno
 import html
 import json
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from mfs_desktop import __version__
-from mfs_desktop.errors import InvalidInput
+from mfs_desktop.errors import DiskFull, InvalidInput, StorageAccess
 from mfs_desktop.store.attachments import AttachmentStore
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.models import Conversation, Message, Retraction, sha256_text
@@ -202,3 +205,39 @@ def turn_span(database: Database, conversation_id: str, first_turn: int, last_tu
     if row is None or row[0] is None:
         raise InvalidInput(f"There are no turns {first_turn}–{last_turn} in this conversation.")
     return ExportRange(row[0], row[1])
+
+
+def write_export(path: Path, text: str) -> None:
+    """A plaintext export, readable by this user only (0600). A regular file is written beside
+    its target and moved into place, so a full disk never leaves half an export under the
+    real name; a device (`/dev/stdout`) is written directly."""
+    data = text.encode("utf-8")
+    direct = path.exists() and not path.is_file()
+    partial = path if direct else path.with_name(path.name + ".part")
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                if not direct:
+                    os.fsync(handle.fileno())
+        except BaseException:
+            if not direct:
+                partial.unlink(missing_ok=True)
+            raise
+        if not direct:
+            os.replace(partial, path)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise DiskFull(f"The disk holding {path.parent} is full: the export {path} was not written. "
+                           "Free some space and export again.") from None
+        raise StorageAccess(f"The export {path} cannot be written: {exc.strerror or exc}. Choose another place.") \
+            from None
+
+
+def make_export_folder(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise StorageAccess(f"The export folder {path} cannot be created: {exc.strerror or exc}.") from None

@@ -37,7 +37,7 @@ from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_e
 from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.services.preferences import load_preferences, save_preferences
 from mfs_desktop.services.session import Session
-from mfs_desktop.services.transfer import export_text, import_json, turn_span
+from mfs_desktop.services.transfer import export_text, import_json, turn_span, write_export
 from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
 from mfs_desktop.store.pins import pinned_uids
@@ -770,7 +770,7 @@ class MainWindow(QMainWindow):
         def write() -> str:
             uids = turn_span(database, conversation_id, *span) if span else None
             text = export_text(database, conversation_id, fmt, uids) if uids else export_text(database, conversation_id, fmt)
-            Path(path).write_text(text, encoding="utf-8")
+            write_export(Path(path), text)
             return path
 
         run_operation(write, lambda written: self.statusBar().showMessage(
