@@ -11,8 +11,10 @@ from collections.abc import Callable
 
 from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.errors import ConversationBusy
 from mfs_desktop.services.chat import ChatService, TurnResult, queue_message, refuse_unsendable
 from mfs_desktop.services.models import ModelChoice, build_model
+from mfs_desktop.services.owner import claimable, is_running, owner_pid
 from mfs_desktop.services.session import Session
 
 
@@ -92,10 +94,18 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
 def _converse(args: argparse.Namespace, service: ChatService, conversation_id: str, model_name: str) -> int:
     show = _printer(not args.json)
     for pending in service.generations.unfinished(conversation_id):
+        if is_running(pending.owner):
+            print(f"[another MFS Desktop process (pid {owner_pid(pending.owner or '')}) is writing an answer here; "
+                  "yours follows]", file=sys.stderr)
+            continue
         print(f"[finishing an interrupted answer, generation {pending.id}]", file=sys.stderr)
-        _report(_interruptible(lambda cancel, g=pending.id: service.resume(g, on_text=show, cancel=cancel)), args.json)
+        try:
+            _report(_interruptible(lambda cancel, g=pending.id: service.resume(g, on_text=show, cancel=cancel)),
+                    args.json)
+        except ConversationBusy:  # another process took it over a moment ago
+            print(f"[another process took over generation {pending.id}]", file=sys.stderr)
     # The message given (stored before the model loaded), and any a killed run left waiting.
-    if service.outbox.waiting(conversation_id):
+    if service.outbox.waiting(conversation_id, claimable):
         _report(_interruptible(lambda cancel: service.answer_waiting(conversation_id, on_text=show, cancel=cancel)),
                 args.json)
     if args.message is not None:

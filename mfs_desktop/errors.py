@@ -54,6 +54,10 @@ class DatabaseBusy(EnvironmentFault):
     exit_code = 11
 
 
+class ConversationBusy(DatabaseBusy):
+    """Another live process is writing this answer."""
+
+
 class NoDisplay(EnvironmentFault):
     exit_code = 13
 

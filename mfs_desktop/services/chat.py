@@ -23,10 +23,11 @@ from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.send_view import ViewReport, build_send_view, render_data_block
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
 from mfs_desktop.context.token_meter import TokenMeter
-from mfs_desktop.errors import InvalidInput
+from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.tools import TOOLS
+from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.compaction import Compaction, CompactionPlan, PreCompactor, render_slot
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
@@ -77,7 +78,7 @@ def queue_message(session: Session, conversation_id: str, text: str, profile: Co
     refuse_unsendable(text, profile)
     session.transcript.conversation(conversation_id)  # a plain error for an unknown or deleted one
     Outbox(session.database).put(conversation_id, MessageDraft(
-        "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256))
+        "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256), this_process())
 
 
 class ChatService:
@@ -118,11 +119,12 @@ class ChatService:
     def answer_waiting(
         self, conversation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
     ) -> TurnResult:
-        """Move the conversation's waiting messages into the transcript, in the order given,
-        and answer them in one turn (as two messages sent quickly are answered)."""
+        """Move this process's waiting messages (and those a killed one left) into the
+        transcript, in the order given, and answer them in one turn (as two messages sent
+        quickly are answered)."""
         if not self.session.transcript.newest_page(conversation_id, limit=1):
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
-        if not self.outbox.deliver(conversation_id):
+        if not self.outbox.deliver(conversation_id, claimable):
             raise InvalidInput("No message is waiting for an answer in this conversation.")
         return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
 
@@ -159,8 +161,13 @@ class ChatService:
     def resume(
         self, generation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
     ) -> TurnResult:
-        """Finish an interrupted generation from its frozen bytes, never re-assembling."""
-        return self._run(self.generations.get(generation_id), on_text, cancel or threading.Event())
+        """Finish an interrupted generation from its frozen bytes, never re-assembling; one a
+        live process is still writing is left to it (issue 35)."""
+        generation = self.generations.get(generation_id)
+        if generation.owner != this_process() and is_running(generation.owner):
+            raise ConversationBusy(f"Generation {generation_id} is being answered by another MFS Desktop process "
+                                   f"(pid {owner_pid(generation.owner or '')}); it is left to it.")
+        return self._run(generation, on_text, cancel or threading.Event())
 
     def close(self) -> None:
         self.precompactor.close()
@@ -209,7 +216,7 @@ class ChatService:
         snapshot, fingerprint = freeze(FrozenRequest(view, self.sampling, self.model.name))
         generation_id = self.generations.freeze(
             conversation_id, view.user_uid, view.epoch, view.lineage_id, snapshot, fingerprint,
-            provider=self.provider, model=self.model.name, regenerates=regenerates,
+            provider=self.provider, model=self.model.name, owner=this_process(), regenerates=regenerates,
         )
         if report.left_out:  # never silent (invariant 11): the ledger and the answer say what was left out
             ledger.record(self.session.database, conversation_id, "recent_exact", "fallback",
@@ -301,7 +308,7 @@ class ChatService:
 
     def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
         request = thaw(generation.snapshot, generation.fingerprint)
-        self.generations.start(generation.id)
+        self.generations.start(generation, this_process())
         # counted against the block the view was frozen with, before a fold after the answer moves it
         left_out = self._left_out(generation.conversation_id, request.view.first_uid)
         # A resumed generation continues after the tool rounds it already committed.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mfs_desktop.errors import NotFound
+from mfs_desktop.errors import ConversationBusy, NotFound
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Message, MessageDraft
 from mfs_desktop.store.trajectory import record_in_transaction
@@ -36,12 +36,13 @@ class GenerationRecord:
     error: str | None
     regenerates: str | None
     created_at: float
+    owner: str | None  # the process writing it while frozen/streaming (migration 0010)
 
 
 _COLUMNS = (
     "id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, status, provider, model, prompt_tokens, "
     "prompt_tokens_reused, prompt_tokens_evaluated, completion_tokens, prefill_ms, decode_ms, finish_reason, error, "
-    "regenerates, created_at"
+    "regenerates, created_at, owner"
 )
 
 
@@ -57,15 +58,15 @@ class GenerationStore:
 
     def freeze(
         self, conversation_id: str, user_uid: int, epoch: int, lineage_id: str, snapshot: bytes, fingerprint: str,
-        *, provider: str, model: str, regenerates: str | None = None,
+        *, provider: str, model: str, owner: str, regenerates: str | None = None,
     ) -> str:
         generation_id = new_id()
         with self._db.transaction() as connection:
             connection.execute(
                 "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, "
-                "provider, model, regenerates, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "provider, model, regenerates, created_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (generation_id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, provider, model,
-                 regenerates, time.time()),
+                 regenerates, time.time(), owner),
             )
         return generation_id
 
@@ -86,14 +87,19 @@ class GenerationStore:
             "ORDER BY created_at", (conversation_id,))
         return [_record(row) for row in rows]
 
-    def start(self, generation_id: str) -> None:
-        """frozen/streaming → streaming; anything else (finished, failed, abandoned) is refused."""
+    def start(self, generation: GenerationRecord, owner: str) -> None:
+        """frozen/streaming → streaming, owned by `owner`, if no one took it since `generation`
+        was read (two processes finishing one crashed answer: one wins); a finished, failed or
+        abandoned one is refused."""
         with self._db.transaction() as connection:
             changed = connection.execute(
-                "UPDATE generations SET status = 'streaming' WHERE id = ? AND status IN ('frozen', 'streaming')",
-                (generation_id,)).rowcount
+                "UPDATE generations SET status = 'streaming', owner = ? WHERE id = ? AND status IN ('frozen', "
+                "'streaming') AND owner IS ?", (owner, generation.id, generation.owner)).rowcount
+            current = connection.execute("SELECT status FROM generations WHERE id = ?", (generation.id,)).fetchone()
+        if not changed and current is not None and current[0] in UNFINISHED:
+            raise ConversationBusy(f"Generation {generation.id} is being answered by another MFS Desktop process.")
         if not changed:
-            raise NotFound(f"Generation {generation_id} is no longer open; start a new answer instead.")
+            raise NotFound(f"Generation {generation.id} is no longer open; start a new answer instead.")
 
     def mark(self, generation_id: str, status: str, *, error: str | None = None) -> None:
         with self._db.transaction() as connection:
