@@ -89,14 +89,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from mfs_desktop.services.transfer import import_json
+    from mfs_desktop.services.transfer import import_json, read_import_file
 
     session = _open(args)
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"Cannot read {args.file}: {exc}.") from None
-    print(import_json(session.database, text))
+    print(import_json(session.database, read_import_file(Path(args.file))))
     return 0
 
 

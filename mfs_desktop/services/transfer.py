@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import errno
+import hashlib
 import html
 import json
 import os
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from mfs_desktop import __version__
 from mfs_desktop.errors import DiskFull, InvalidInput, StorageAccess
-from mfs_desktop.store.attachments import AttachmentStore
+from mfs_desktop.services.import_checks import MAX_IMPORT_BYTES, checked_list, checked_record, checked_value
+from mfs_desktop.store.attachments import AttachmentBlob, AttachmentStore
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.models import Conversation, Message, Retraction, sha256_text
 from mfs_desktop.store.transcript import TranscriptStore, import_conversation
@@ -155,34 +157,77 @@ def export_text(database: Database, conversation_id: str, fmt: str, span: Export
     raise InvalidInput(f"Unknown export format {fmt!r}; use one of {', '.join(FORMATS)}.")
 
 
+def read_import_file(path: Path) -> str:
+    try:
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise InvalidInput(f"{path} is over {MAX_IMPORT_BYTES // 2**20} MB: not an MFS Desktop export; "
+                               "nothing was imported.")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"Cannot read {path}: {exc}.") from None
+
+
 def import_json(database: Database, text: str) -> str:
-    """Import a JSON export; returns the conversation id. Refuses anything that does not verify."""
+    """Import a JSON export; returns the conversation id. Refuses anything that does not
+    verify, with a plain message, before anything is stored; the import is one transaction."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"Not a JSON export: {exc.msg} at line {exc.lineno}.") from None
+    except RecursionError:
+        raise InvalidInput("Not a JSON export: it is nested too deeply.") from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise InvalidInput("Not an MFS Desktop transcript export.")
     if document.get("version") != EXPORT_VERSION:
-        raise InvalidInput(f"Export version {document.get('version')!r} is not one this MFS Desktop reads ({EXPORT_VERSION}).")
-    try:
-        conversation = Conversation(**document["conversation"], block_version=0, trashed_at=None)
-        messages = [Message(**item) for item in document["messages"]]
-        retractions = [Retraction(**item) for item in document["retractions"]]
-        hidden = [(int(item["uid"]), str(item["generation_id"])) for item in document.get("hidden_alternatives", [])]
-        knowledge = [(str(item["key"]), str(item["value"]), item["source_uid"], float(item["updated_at"]))
-                     for item in document.get("knowledge", [])]
-        blobs = [(item, base64.b64decode(item["data"], validate=True)) for item in document["attachments"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidInput(f"The export is incomplete or malformed ({type(exc).__name__}: {exc}).") from None
+        raise InvalidInput(f"Export version {str(document.get('version'))[:20]!r} is not one this MFS Desktop reads "
+                           f"({EXPORT_VERSION}).")
+    conversation = checked_record(Conversation, document.get("conversation"), "conversation", block_version=0,
+                                  trashed_at=None)
+    messages = [checked_record(Message, item, f"message {index + 1}")
+                for index, item in enumerate(checked_list(document, "messages"))]
+    retractions = [checked_record(Retraction, item, f"retraction {index + 1}")
+                   for index, item in enumerate(checked_list(document, "retractions"))]
+    hidden = [_hidden_alternative(item, index) for index, item in
+              enumerate(checked_list(document, "hidden_alternatives", required=False))]
+    knowledge = [_knowledge_row(item, index) for index, item in
+                 enumerate(checked_list(document, "knowledge", required=False))]
+    blobs = [_attachment(item, index) for index, item in enumerate(checked_list(document, "attachments"))]
     _verify_messages(conversation, messages)
-    store = AttachmentStore(database)
-    for item, data in blobs:
-        stored = store.put(data, name=item["name"], media_type=item["media_type"], now=item["created_at"])
-        if stored.sha256 != item["sha256"]:
-            raise InvalidInput(f"Attachment {item['sha256'][:12]}… does not match its content.")
-    import_conversation(database, conversation, messages, retractions, hidden, knowledge)
+    for retraction in retractions:
+        if retraction.conversation_id != conversation.id:
+            raise InvalidInput(f"Retraction of message {retraction.uid} belongs to another conversation.")
+    import_conversation(database, conversation, messages, retractions, hidden, knowledge, blobs)
     return conversation.id
+
+
+def _fields(item: object, where: str, kinds: dict[str, str]) -> dict:
+    if not isinstance(item, dict) or not set(kinds) <= set(item):
+        raise InvalidInput(f"The export's {where} is not an object with {', '.join(kinds)}.")
+    return {key: checked_value(item[key], kind, f"{where}'s {key}") for key, kind in kinds.items()}
+
+
+def _hidden_alternative(item: object, index: int) -> tuple[int, str]:
+    row = _fields(item, f"hidden alternative {index + 1}", {"uid": "int", "generation_id": "str"})
+    return row["uid"], row["generation_id"]
+
+
+def _knowledge_row(item: object, index: int) -> tuple[str, str, int | None, float]:
+    row = _fields(item, f"knowledge entry {index + 1}",
+                  {"key": "str", "value": "str", "source_uid": "int | None", "updated_at": "float"})
+    return row["key"], row["value"], row["source_uid"], float(row["updated_at"])
+
+
+def _attachment(item: object, index: int) -> AttachmentBlob:
+    where = f"attachment {index + 1}"
+    row = _fields(item, where, {"sha256": "str", "name": "str", "media_type": "str", "created_at": "float",
+                                "data": "str"})
+    try:
+        data = base64.b64decode(row["data"], validate=True)
+    except ValueError:
+        raise InvalidInput(f"The export's {where} data is not base64.") from None
+    if hashlib.sha256(data).hexdigest() != row["sha256"]:
+        raise InvalidInput(f"Attachment {row['sha256'][:12]}… does not match its content.")
+    return AttachmentBlob(data, row["name"], row["media_type"], float(row["created_at"]))
 
 
 def _verify_messages(conversation: Conversation, messages: Iterable[Message]) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 
 from mfs_desktop.errors import NotFound
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Attachment
 
 FIRST_LINE_CHARS = 200
@@ -25,6 +26,28 @@ def first_line_of(data: bytes) -> str:
     return line[:FIRST_LINE_CHARS]
 
 
+@dataclass(frozen=True)
+class AttachmentBlob:
+    """A snapshot about to be stored (an import carries its name, type and time)."""
+
+    data: bytes
+    name: str = ""
+    media_type: str = "application/octet-stream"
+    created_at: float | None = None
+
+
+def insert_attachment(connection: Connection, blob: AttachmentBlob) -> str:
+    """Inside the caller's transaction; stored once per content. Returns its sha256."""
+    digest = hashlib.sha256(blob.data).hexdigest()
+    stamp = time.time() if blob.created_at is None else blob.created_at
+    connection.execute(
+        "INSERT OR IGNORE INTO attachments (sha256, name, media_type, size, first_line, data, created_at, "
+        "unreferenced_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (digest, blob.name, blob.media_type, len(blob.data), first_line_of(blob.data), blob.data, stamp, stamp),
+    )
+    return digest
+
+
 class AttachmentStore:
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -32,14 +55,8 @@ class AttachmentStore:
     def put(self, data: bytes, *, name: str = "", media_type: str = "application/octet-stream",
             now: float | None = None) -> Attachment:
         """Store a snapshot once per content; until a message references it, it counts as unreferenced."""
-        digest = hashlib.sha256(data).hexdigest()
-        stamp = time.time() if now is None else now
         with self._db.transaction() as connection:
-            connection.execute(
-                "INSERT OR IGNORE INTO attachments (sha256, name, media_type, size, first_line, data, created_at, "
-                "unreferenced_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (digest, name, media_type, len(data), first_line_of(data), data, stamp, stamp),
-            )
+            digest = insert_attachment(connection, AttachmentBlob(data, name, media_type, now))
         return self.info(digest)
 
     def info(self, sha256: str) -> Attachment:

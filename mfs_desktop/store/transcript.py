@@ -12,7 +12,10 @@ import time
 import uuid
 from collections.abc import Sequence
 
+import sqlcipher3
+
 from mfs_desktop.errors import InvalidInput, NotFound
+from mfs_desktop.store.attachments import AttachmentBlob, insert_attachment
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import (
     DEFAULT_ORIGIN,
@@ -392,9 +395,22 @@ def _retract(connection: Connection, conversation: Conversation, uids: Sequence[
 def import_conversation(
     database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction],
     hidden: Sequence[tuple[int, str]] = (), knowledge: Sequence[tuple[str, str, int | None, float]] = (),
+    attachments: Sequence[AttachmentBlob] = (),
 ) -> None:
     """Insert a conversation exactly as exported: same ids, uids, ordinals, epochs, hashes,
-    the same answer shown where Regenerate left alternatives, the same knowledge slot."""
+    the same answer shown where Regenerate left alternatives, the same knowledge slot. One
+    transaction: a row the schema refuses leaves nothing imported."""
+    try:
+        _import_in_transaction(database, conversation, messages, retractions, hidden, knowledge, attachments)
+    except sqlcipher3.IntegrityError as exc:
+        raise InvalidInput(f"The export breaks a rule of the database ({exc}); nothing was imported.") from None
+
+
+def _import_in_transaction(
+    database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction],
+    hidden: Sequence[tuple[int, str]], knowledge: Sequence[tuple[str, str, int | None, float]],
+    attachments: Sequence[AttachmentBlob],
+) -> None:
     with database.transaction() as connection:
         exists = connection.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation.id,)).fetchone()
         if exists:
@@ -402,6 +418,8 @@ def import_conversation(
         values = [getattr(conversation, name.strip()) for name in _CONVERSATION_COLUMNS.split(",")]
         placeholders = ", ".join("?" for _ in values)
         connection.execute(f"INSERT INTO conversations ({_CONVERSATION_COLUMNS}) VALUES ({placeholders})", values)
+        for blob in attachments:
+            insert_attachment(connection, blob)
         if messages:
             _insert_messages(connection, [
                 tuple(getattr(message, name.strip()) for name in _MESSAGE_COLUMNS.split(",")) for message in messages

@@ -37,7 +37,7 @@ from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_e
 from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.services.preferences import load_preferences, save_preferences
 from mfs_desktop.services.session import Session
-from mfs_desktop.services.transfer import export_text, import_json, turn_span, write_export
+from mfs_desktop.services.transfer import export_text, import_json, read_import_file, turn_span, write_export
 from mfs_desktop.store import ledger
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
 from mfs_desktop.store.pins import pinned_uids
@@ -781,7 +781,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         run_operation(
-            lambda: import_json(self.session.database, Path(path).read_text(encoding="utf-8")),
+            lambda: import_json(self.session.database, read_import_file(Path(path))),
             lambda conversation_id: self.refresh_conversations(select=conversation_id),
             self._failed,
         )
