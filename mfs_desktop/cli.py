@@ -15,6 +15,7 @@ from pathlib import Path
 from mfs_desktop import __version__
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay
 from mfs_desktop.paths import resolve_data_dir
+from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.unlock import DataDir
 
 log = logging.getLogger("mfs_desktop")
@@ -58,7 +59,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("(no conversations in the trash)" if args.trash else "(no conversations)")
     for row in rows:
         updated = datetime.fromtimestamp(row.updated_at).strftime("%Y-%m-%d %H:%M")
-        print(f"{row.id}  {row.turns:>5} turns  {updated}  {row.title or '(untitled)'}")
+        print(f"{row.id}  {row.turns:>5} turns  {updated}  {shown_line(row.title or '(untitled)')}")
     return 0
 
 

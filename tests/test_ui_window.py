@@ -54,6 +54,17 @@ def test_window_lists_and_shows_escaped_transcript(qtbot, session: Session) -> N
     assert "epoch 1" in window.heading.text()
 
 
+def test_bidi_overrides_and_escapes_are_visible_in_the_window(qtbot, session: Session) -> None:
+    conversation = session.transcript.create_conversation("report\u202efdp.exe")
+    session.transcript.append(conversation.id, [MessageDraft("user", "open invoice\u202etxt.exe now \x1b[31m"),
+                                                 MessageDraft("assistant", "ok")])
+    window = _window(qtbot, session)
+    shown = window.view.toPlainText()
+    assert "open invoice⟨U+202E⟩txt.exe now ␛[31m" in shown and "\u202e" not in shown
+    assert "report⟨U+202E⟩fdp.exe" in window.conversations.item(0).text()
+    assert "\u202e" not in window.heading.text()
+
+
 def test_send_streams_answer_from_worker_thread(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
     _new(qtbot, window)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mfs_desktop.runtime.neutral import neutralize
 from mfs_desktop.runtime.protocol import ChatMessage, ToolCall
 from mfs_desktop.store.models import Message
 
@@ -12,9 +13,11 @@ DEFAULT_SYSTEM_PROMPT = (
 
 
 def to_chat_message(message: Message) -> ChatMessage:
+    """A stored message as the model receives it: its text can spell no control token."""
+    text = neutralize(message.text)
     if message.role == "assistant" and message.tool_name:
         call = ToolCall(message.tool_name, message.tool_arguments or "{}", message.tool_call_id or "")
-        return ChatMessage("assistant", message.text, tool_call=call)
+        return ChatMessage("assistant", text, tool_call=call)
     if message.role == "tool":
-        return ChatMessage("tool", message.text, tool_call_id=message.tool_call_id or "")
-    return ChatMessage(message.role, message.text)
+        return ChatMessage("tool", text, tool_call_id=message.tool_call_id or "")
+    return ChatMessage(message.role, text)

@@ -24,6 +24,7 @@ from mfs_desktop.context.assembler import to_chat_message
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.snapshot import SendView
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.runtime.neutral import neutralize
 from mfs_desktop.runtime.protocol import ChatMessage, ToolSpec
 from mfs_desktop.store.models import Conversation, Message
 
@@ -66,10 +67,11 @@ def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
     if not (slot_text or block):
         return ""
     parts = [DATA_OPEN, DATA_PREAMBLE]
+    # What the user and the model wrote can neither close the block early nor spell a control token.
     if slot_text:
-        parts += ["[knowledge slot]", slot_text]
+        parts += ["[knowledge slot]", neutralize(slot_text)]
     if block:
-        parts += ["[compressed history]", SEGMENT_HEADER, *(segment.render() for segment in block)]
+        parts += ["[compressed history]", SEGMENT_HEADER, *(neutralize(segment.render()) for segment in block)]
     parts.append(DATA_CLOSE)
     return "\n".join(parts)
 

@@ -21,6 +21,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.model_files import check_gguf
+from mfs_desktop.runtime.neutral import WORD_JOINER
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
 
@@ -60,6 +61,7 @@ class EmbeddedModel:
         )
         self._cached_text = ""
         self._cached_tokens: list[int] = []
+        self._plain_texts: dict[str, str] = {}
         self._cancel: threading.Event | None = None
         # llama.cpp polls this between compute graphs: it is how a long prefill is aborted.
         self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
@@ -69,13 +71,36 @@ class EmbeddedModel:
         return self._cancel is not None and self._cancel.is_set()
 
     def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
-        wire = [{"role": m.role, "content": _content(m)} for m in messages]
+        """The prompt the template makes. The prompt is tokenized with special tokens parsed (the
+        template's own structure is made of them), so no message may spell one."""
+        wire = [{"role": m.role, "content": self._without_control(_content(m))} for m in messages]
         if tools:
             if wire and wire[0]["role"] == "system":
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
             else:
                 wire.insert(0, {"role": "system", "content": tool_instructions(tools)})
         return self._formatter(messages=wire).prompt
+
+    def _without_control(self, text: str) -> str:
+        """`text` with any of this vocabulary's special tokens it spells broken by a WORD JOINER
+        (neutral.py does the same for the shapes common to all templates)."""
+        known = self._plain_texts.get(text)
+        if known is not None:
+            return known
+        plain = text
+        for _ in range(4):  # a broken token may reveal another only rarely; bounded all the same
+            raw = plain.encode("utf-8")
+            special = self._llama.tokenize(raw, add_bos=False, special=True)
+            if special == self._llama.tokenize(raw, add_bos=False, special=False):
+                break
+            for token in set(special) - set(self._llama.tokenize(raw, add_bos=False, special=False)):
+                spelled = self._llama.detokenize([token], special=True).decode("utf-8", "ignore")
+                if len(spelled) > 1:
+                    plain = plain.replace(spelled, spelled[0] + WORD_JOINER + spelled[1:])
+        if len(self._plain_texts) > 4096:  # a long chat's messages; old ones are rarely rendered again
+            self._plain_texts.clear()
+        self._plain_texts[text] = plain
+        return plain
 
     def _tokenize(self, text: str, *, first: bool) -> list[int]:
         return self._llama.tokenize(text.encode("utf-8"), add_bos=first, special=True)

@@ -63,6 +63,14 @@ def refuse_unsendable(text: str, profile: ContextProfile) -> None:
     """Refused before anything is stored: the composer keeps the text."""
     if not text.strip():
         raise InvalidInput("The message is empty.")
+    if "\x00" in text:
+        raise InvalidInput("The message holds NUL characters: it looks like binary data, not text. Attach the file "
+                           "as a document instead.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: invalid UTF-8 on a command line, or a broken paste
+        raise InvalidInput("The message is not valid text (it holds bytes that are not UTF-8); nothing was stored.") \
+            from None
     limit = profile.tokens(profile.message_max)
     # Characters first: tokenizing megabytes only to refuse them would stall the worker.
     tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)

@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
 
+from mfs_desktop.services.display import shown
 from mfs_desktop.services.notices import Notice
 from mfs_desktop.services.tools import readable_arguments
 from mfs_desktop.store.models import Message
@@ -79,7 +80,7 @@ def message_row(message: Message, pinned: bool = False) -> Row:
         + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
     meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
     plain += "".join(f" · {link}" for link in links)
-    body = message.text
+    body = shown(message.text)  # an override or escape is shown, never obeyed; copy takes the stored text
     if message.role == "assistant" and message.tool_name and not body.strip():
         body = f"→ `{message.tool_name}` {readable_arguments(message.tool_arguments)}"
     return Row(f"m{message.uid}", "message", message.role, f'<span class="meta">{meta}</span>', plain, body,
@@ -93,7 +94,7 @@ def notice_row(notice: Notice) -> Row:
 
 def live_row(text: str) -> Row:
     return Row("live", "live", "assistant", '<span class="meta">Assistant · answering</span>', "Assistant · answering",
-               text or "…", True)
+               shown(text) or "…", True)
 
 
 def stream_rows(messages: list[Message], notices: list[Notice], pinned: Collection[int] = ()) -> list[Row]:

@@ -30,6 +30,7 @@ from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services import composer
 from mfs_desktop.services.chat import TurnResult
 from mfs_desktop.services.composer import Outgoing
+from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.inspect import payload_series, segment_detail
 from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.notices import Notice, notice_for
@@ -263,7 +264,7 @@ class MainWindow(QMainWindow):
         self.conversations.blockSignals(True)
         self.conversations.clear()
         for summary in self.session.transcript.list_conversations():
-            title = summary.title or "New conversation"
+            title = shown_line(summary.title or "New conversation")
             if needle and needle not in title.lower():
                 continue
             item = QListWidgetItem(f"{title}\n{summary.turns} turns")
@@ -304,7 +305,7 @@ class MainWindow(QMainWindow):
             self.view.show_rows([])
             return
         conversation = self.session.transcript.conversation(self.current_id)
-        self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
+        self.heading.setText(f"{shown_line(conversation.title or 'New conversation')}   ·   epoch {conversation.epoch}")
         self._shown_epoch = conversation.epoch
         messages = self.session.transcript.newest_page(self.current_id, limit=PAGE)
         self._oldest_uid = messages[0].uid if messages else None
@@ -330,7 +331,7 @@ class MainWindow(QMainWindow):
         rows = stream_rows(self.session.transcript.messages(self.current_id, uid_from=last_uid + 1),
                            self._notices(self._oldest_time, float("inf")), self._pinned())
         self.view.append_rows([row for row in rows if row.key not in shown])
-        self.heading.setText(f"{conversation.title or 'New conversation'}   ·   epoch {conversation.epoch}")
+        self.heading.setText(f"{shown_line(conversation.title or 'New conversation')}   ·   epoch {conversation.epoch}")
 
     def _pinned(self) -> set[int]:
         return set(pinned_uids(self.session.database, self.current_id)) if self.current_id else set()
