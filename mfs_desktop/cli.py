@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import getpass
 import logging
 import os
@@ -13,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
-from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay
+from mfs_desktop.errors import BUG_EXIT_CODE, DiskFull, EnvironmentFault, InvalidInput, NoDisplay, StorageAccess
 from mfs_desktop.paths import resolve_data_dir
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.unlock import DataDir
@@ -360,11 +361,27 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
         print("mfs-desktop: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
+        fault = _file_system_fault(exc)
+        if fault is not None:
+            print(f"mfs-desktop: {fault.message}", file=sys.stderr)
+            return fault.exit_code
         print(f"mfs-desktop: internal error ({type(exc).__name__}); this is a bug, please report it "
               "(MFS_DEBUG=1 shows the traceback)", file=sys.stderr)
         if os.environ.get("MFS_DEBUG"):
             traceback.print_exc()
         return BUG_EXIT_CODE
+
+
+def _file_system_fault(exc: Exception) -> EnvironmentFault | None:
+    """A refusal of the file system that no check foresaw is still the environment's fault."""
+    if not isinstance(exc, OSError):
+        return None
+    where = exc.filename or "a file"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFull(f"The disk holding {where} is full; free some space and try again.")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return StorageAccess(f"{where}: {exc.strerror}. Give your user access to it, or choose another place.")
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

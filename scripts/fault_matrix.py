@@ -43,6 +43,8 @@ from mfs_desktop.runtime.fake import FakeModel  # noqa: E402
 from mfs_desktop.services.chat import ChatService  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
+from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME  # noqa: E402
+from mfs_desktop.services.transfer import export_json  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
 
 PASSPHRASES = ("first passphrase for the matrix", "zweites Passwort 第二个口令")
@@ -62,6 +64,7 @@ class CaseResult:
     kills: int = 0
     survived: int = 0
     finished_first: int = 0  # runs that ended before their kill landed: checked all the same
+    inputs: list[dict] = field(default_factory=list)  # the bad-input case: what each was told
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -288,8 +291,138 @@ def run_rekey_case(base: Path, kills: int, rng: random.Random) -> CaseResult:
     return result
 
 
+@dataclass(frozen=True)
+class BadInput:
+    label: str
+    args: tuple[str, ...]
+    exit_code: int
+    prepare: Callable[[Path, Path], None] = lambda data, scratch: None  # may damage `data`
+    passphrase: str = PASSPHRASES[0]
+    as_nobody: bool = False  # permission bits do not bind root
+
+
+def _edit_key_file(change: Callable[[dict], None]) -> Callable[[Path, Path], None]:
+    def prepare(data: Path, scratch: Path) -> None:
+        record = json.loads((data / VAULT_FILENAME).read_text())
+        change(record)
+        (data / VAULT_FILENAME).write_text(json.dumps(record))
+    return prepare
+
+
+def _export_file(change: Callable[[dict], None], name: str) -> Callable[[Path, Path], None]:
+    def prepare(data: Path, scratch: Path) -> None:
+        session = open_session(DataDir(data), lambda new: PASSPHRASES[0], use_keychain=False)
+        document = json.loads(export_json(session.database, session.transcript.list_conversations()[0].id))
+        session.close()
+        document["conversation"]["id"] = "f" * 32
+        for message in document["messages"]:
+            message["conversation_id"] = "f" * 32
+        change(document)
+        (scratch / name).write_text(json.dumps(document, ensure_ascii=False))
+    return prepare
+
+
+def _write(name: str, content: bytes, size: int = 0) -> Callable[[Path, Path], None]:
+    def prepare(data: Path, scratch: Path) -> None:
+        with open(scratch / name, "wb") as handle:
+            handle.write(content)
+            if size:
+                handle.truncate(size)  # sparse
+    return prepare
+
+
+def _chmod(relative: str, mode: int) -> Callable[[Path, Path], None]:
+    return lambda data, scratch: (data / relative).chmod(mode)
+
+
+BAD_INPUTS = (
+    BadInput("wrong passphrase", ("list",), 3, passphrase="not the passphrase"),
+    BadInput("database of random bytes", ("list",), 5,
+             lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(os.urandom(65536))),
+    BadInput("database emptied to 0 bytes", ("list",), 5, lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(b"")),
+    BadInput("database truncated mid-page", ("list",), 5, lambda data, scratch: os.truncate(data / DATABASE_FILENAME, 5000)),
+    BadInput("database missing beside its key file", ("list",), 4, lambda data, scratch: (data / DATABASE_FILENAME).unlink()),
+    BadInput("key file scrypt n = 3", ("list",), 4, _edit_key_file(lambda r: r["kdf"].update(n=3))),
+    BadInput("key file scrypt n = 2^40", ("list",), 4, _edit_key_file(lambda r: r["kdf"].update(n=2**40))),
+    BadInput("key file id not ASCII", ("list",), 4, _edit_key_file(lambda r: r.update(database_id="数据库"))),
+    BadInput("key file not JSON", ("list",), 4, lambda data, scratch: (data / VAULT_FILENAME).write_text("{oops")),
+    BadInput("data folder read-only", ("list",), 14, _chmod(".", 0o555), as_nobody=True),
+    BadInput("database file read-only", ("list",), 14, _chmod(DATABASE_FILENAME, 0o444), as_nobody=True),
+    BadInput("data folder without permissions", ("list",), 14, _chmod(".", 0), as_nobody=True),
+    BadInput("data folder path through a file", ("--data-dir", "{scratch}/file/data", "list"), 14,
+             _write("file", b"not a folder")),
+    BadInput("export to /dev/full", ("export", "--conversation", "{conversation}", "--out", "/dev/full"), 15),
+    BadInput("export into a missing folder", ("export", "--conversation", "{conversation}", "--out",
+                                              "{scratch}/missing/out.md"), 14),
+    BadInput("import: updated_at 'yesterday'", ("import", "{scratch}/bad.json"), 10,
+             _export_file(lambda d: d["conversation"].update(updated_at="yesterday"), "bad.json")),
+    BadInput("import: updated_at 1e308", ("import", "{scratch}/bad.json"), 10,
+             _export_file(lambda d: d["conversation"].update(updated_at=1e308), "bad.json")),
+    BadInput("import: id '../x'", ("import", "{scratch}/bad.json"), 10,
+             _export_file(lambda d: d["conversation"].update(id="../x"), "bad.json")),
+    BadInput("import: uid 10^30", ("import", "{scratch}/bad.json"), 10,
+             _export_file(lambda d: d["messages"][0].update(uid=10**30), "bad.json")),
+    BadInput("import: role 'system'", ("import", "{scratch}/bad.json"), 10,
+             _export_file(lambda d: d["messages"][0].update(role="system"), "bad.json")),
+    BadInput("import: nesting 100,000 deep", ("import", "{scratch}/deep.json"), 10,
+             _write("deep.json", b"[" * 100_000 + b"]" * 100_000)),
+    BadInput("import: a 200 MB file", ("import", "{scratch}/huge.json"), 10, _write("huge.json", b"", 200 << 20)),
+    BadInput("import: not UTF-8", ("import", "{scratch}/latin1.json"), 10, _write("latin1.json", "{\"é\": 1}".encode("latin-1"))),
+    BadInput("chat: invalid UTF-8 on the command line", ("chat", "--provider", "fake", "bad \udcff bytes"), 10),
+    BadInput("chat: a 120 KB paste at a 2,048 window", ("chat", "--provider", "fake", "--window", "2048",
+                                                        "word " * 24_000), 10),
+    BadInput("chat: unknown conversation", ("chat", "--provider", "fake", "--conversation", "nope", "hi"), 9),
+    BadInput("chat: model file that is not a GGUF", ("chat", "--model", "{scratch}/fake.gguf", "hi"), 9,
+             _write("fake.gguf", b"definitely not a model" * 100)),
+    BadInput("chat: no endpoint configured", ("chat", "--provider", "openai", "hi"), 10),
+)
+
+
+def run_inputs_case(base: Path, kills: int, rng: random.Random) -> CaseResult:
+    """Each bad input on a fresh copy of a healthy folder: exit code, one plain line, no bug
+    path, and (where the input is not the folder itself) the folder unchanged."""
+    import shutil
+
+    result = CaseResult()
+    template = base / "inputs-template"
+    session = open_session(DataDir(template), lambda new: PASSPHRASES[0], use_keychain=False)
+    conversation_id = session.transcript.create_conversation("template").id
+    session.transcript.append(conversation_id, [MessageDraft("user", message(0, rng)), MessageDraft("assistant", "ok")])
+    session.close()
+    for index, bad in enumerate(BAD_INPUTS):
+        scratch = base / f"input-{index}"
+        scratch.mkdir(mode=0o755)
+        data = scratch / "data"
+        shutil.copytree(template, data)
+        bad.prepare(data, scratch)
+        prefix: tuple[str, ...] = ()
+        if bad.as_nobody and os.geteuid() == 0:
+            for item in (scratch, data, *data.iterdir()):
+                os.chown(item, 65534, 65534)
+            prefix = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--")
+        args = [arg.format(scratch=scratch, conversation=conversation_id) for arg in bad.args]
+        if "--data-dir" not in args:
+            args = ["--data-dir", str(data), *args]
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("MFS_")}
+        environment.update(MFS_KEY_STORE="passphrase", MFS_PASSPHRASE=bad.passphrase, HOME=str(scratch))
+        run = subprocess.run([*prefix, sys.executable, "-m", "mfs_desktop", *args], capture_output=True, cwd=REPO,
+                             env=environment, stdin=subprocess.DEVNULL, timeout=120)
+        lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
+        problems = []
+        if run.returncode != bad.exit_code:
+            problems.append(f"exit {run.returncode}, expected {bad.exit_code}")
+        if len(lines) != 1 or not lines[0].startswith("mfs-desktop: "):
+            problems.append(f"not one plain line: {lines[-3:]}")
+        if any("internal error" in line or "Traceback" in line for line in lines):
+            problems.append("reached the bug path")
+        data.chmod(0o700)
+        result.judge(problems, bad.label, killed=True)
+        result.inputs.append({"input": bad.label, "exit": run.returncode, "says": lines[0][13:160] if lines else ""})
+    return result
+
+
 CASES: dict[str, Callable[[Path, int, random.Random], CaseResult]] = {
-    "chat": run_chat_case, "replay": run_replay_case, "rekey": run_rekey_case,
+    "chat": run_chat_case, "replay": run_replay_case, "rekey": run_rekey_case, "inputs": run_inputs_case,
 }
 
 
@@ -301,15 +434,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report: dict = {"kills_per_case": args.kills, "seed": args.seed, "cases": {}}
     with tempfile.TemporaryDirectory(prefix="mfs-fault-matrix-") as scratch:
+        Path(scratch).chmod(0o755)  # the permission inputs run as another account, which must reach its folder
         for name in args.cases.split(","):
             started = time.monotonic()
             outcome = CASES[name](Path(scratch), args.kills, random.Random(f"{args.seed}-{name}"))
             outcome.seconds = round(time.monotonic() - started, 1)
             report["cases"][name] = outcome.__dict__
-    report["kills_total"] = sum(case["kills"] for case in report["cases"].values())
-    report["kills_survived"] = sum(case["survived"] for case in report["cases"].values())
+    kills = [case for name, case in report["cases"].items() if name != "inputs"]
+    report["kills_total"] = sum(case["kills"] for case in kills)
+    report["kills_survived"] = sum(case["survived"] for case in kills)
+    inputs = report["cases"].get("inputs", {"kills": 0, "survived": 0})
+    report["bad_inputs_total"], report["bad_inputs_handled_plainly"] = inputs["kills"], inputs["survived"]
     print(json.dumps(report, ensure_ascii=False))
-    return 0 if report["kills_survived"] == report["kills_total"] else 1
+    complete = report["kills_survived"] == report["kills_total"] and inputs["survived"] == inputs["kills"]
+    return 0 if complete else 1
 
 
 if __name__ == "__main__":

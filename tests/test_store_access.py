@@ -205,3 +205,14 @@ def _conversation_id(data: Path) -> str:
         return session.transcript.list_conversations()[0].id
     finally:
         session.close()
+
+
+def test_data_folder_behind_a_folder_you_cannot_enter(base: Path) -> None:
+    private = base / "private"
+    data = _initialised(private)
+    prefix = _as_owner()
+    private.chmod(0o700 if prefix else 0)  # root-owned 0700 stops nobody; as a plain user, 0 stops its owner
+    result = run_cli("list", data_dir=data, as_user=prefix, HOME=str(base))
+    private.chmod(0o700)
+    assert result.returncode == 14, result.stderr
+    assert f"The data folder {data} cannot be reached: permission denied" in result.stderr

@@ -15,6 +15,14 @@ _NOTHING_CHANGED = "Nothing was changed."
 def require_data_access(root: Path, *, readable: tuple[Path, ...], writable: tuple[Path, ...]) -> None:
     """Files in `root` that, when present, must be readable (the key files: replaced, never
     written in place) or readable and writable (the database and its journal)."""
+    try:
+        _require_access(root, readable, writable)
+    except PermissionError as exc:  # a folder above cannot be entered: even asking if it exists fails
+        raise StorageAccess(f"The data folder {root} cannot be reached: permission denied on {exc.filename or root}. "
+                            f"Give your user access, or choose another with --data-dir. {_NOTHING_CHANGED}") from None
+
+
+def _require_access(root: Path, readable: tuple[Path, ...], writable: tuple[Path, ...]) -> None:
     if not root.exists():
         _require_creatable(root)
         return
