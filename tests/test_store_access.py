@@ -216,3 +216,33 @@ def test_data_folder_behind_a_folder_you_cannot_enter(base: Path) -> None:
     private.chmod(0o700)
     assert result.returncode == 14, result.stderr
     assert f"The data folder {data} cannot be reached: permission denied" in result.stderr
+
+
+def test_compaction_on_a_full_disk_says_so_and_the_chat_goes_on(small_disk: Path) -> None:
+    from mfs_desktop.runtime.fake import FakeModel
+    from mfs_desktop.services.chat import ChatService
+    from mfs_desktop.store.models import MessageDraft
+
+    session = open_test_session(small_disk / "data")
+    conversation_id = session.transcript.create_conversation().id
+    for turn in range(30):  # well past the warn line of a 2,048 window
+        session.transcript.append(conversation_id, [
+            MessageDraft("user", f"turn {turn}: the build on host-{turn} failed with exit code {turn + 1} " * 4),
+            MessageDraft("assistant", f"answer {turn} " * 20)])
+    service = ChatService(session, FakeModel(), provider="fake", window=2048, use_tools=False)
+    heard: list[str] = []
+    service.precompactor.listeners.append(lambda cid, outcome: heard.append(outcome.reason) if outcome else None)
+    session.database.checkpoint()  # an empty journal: the fold's commit must grow the files
+    filler = small_disk / "filler"
+    with contextlib.suppress(OSError), open(filler, "wb") as handle:
+        while True:
+            handle.write(b"\0" * 4096)
+            handle.flush()
+    assert service.schedule_compaction(conversation_id)
+    service.precompactor.wait(conversation_id)
+    assert heard and "is full" in heard[-1], heard
+    filler.unlink()
+    result = service.send(conversation_id, "and now?")
+    service.close()
+    session.close()
+    assert result.status == "completed"

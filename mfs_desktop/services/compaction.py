@@ -28,6 +28,7 @@ from mfs_desktop.compaction.segments import (
     verify_items,
 )
 from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.background import COMPACTOR_NICENESS, lower_current_thread_priority
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
@@ -263,7 +264,9 @@ class PreCompactor:
                 self._tell(conversation_id, event)
             except Exception as exc:  # the conversation goes on; the ledger shows what was committed
                 self.errors.append(exc)
-                self._tell(conversation_id, CommitOutcome("rejected", f"failed ({type(exc).__name__})", ""))
+                # a fault of the environment (a full disk) is told in its own plain words
+                why = exc.message if isinstance(exc, EnvironmentFault) else f"failed ({type(exc).__name__})"
+                self._tell(conversation_id, CommitOutcome("rejected", why, ""))
                 log.warning("pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG")))
             finally:
                 with self._lock:
