@@ -246,3 +246,35 @@ def test_compaction_on_a_full_disk_says_so_and_the_chat_goes_on(small_disk: Path
     service.close()
     session.close()
     assert result.status == "completed"
+
+
+def _modes(root: Path) -> dict[str, int]:
+    return {path.name: stat.S_IMODE(path.stat().st_mode) for path in (root, *root.iterdir())}
+
+
+def test_a_new_data_folder_and_everything_in_it_are_private(base: Path) -> None:
+    """Issue 35: 0700 for the folder, 0600 for the database, its journal and the key file."""
+    old = os.umask(0o022)  # a common desktop umask, under which SQLite would create 0644 files
+    try:
+        data = base / "fresh"
+        session = open_test_session(data)
+        session.transcript.create_conversation()  # a write: the -wal and -shm files exist now
+        modes = _modes(data)
+        session.close()
+    finally:
+        os.umask(old)
+    assert modes.pop("fresh") == 0o700
+    assert {f"{DATABASE_FILENAME}-wal", f"{DATABASE_FILENAME}-shm", VAULT_FILENAME, DATABASE_FILENAME} <= set(modes)
+    assert set(modes.values()) == {0o600}, modes
+
+
+def test_a_looser_existing_data_folder_is_tightened(base: Path) -> None:
+    data = _initialised(base)
+    data.chmod(0o755)
+    for path in data.iterdir():
+        path.chmod(0o644)
+    session = open_test_session(data)
+    session.transcript.create_conversation()
+    modes = _modes(data)
+    session.close()
+    assert modes.pop("data") == 0o700 and set(modes.values()) == {0o600}, modes

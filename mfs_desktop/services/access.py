@@ -4,10 +4,14 @@ where it cannot create its -wal/-shm files as "unable to open database file").""
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 from pathlib import Path
 
 from mfs_desktop.errors import StorageAccess
+
+log = logging.getLogger(__name__)
 
 _NOTHING_CHANGED = "Nothing was changed."
 
@@ -60,3 +64,26 @@ def make_data_folder(root: Path) -> None:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as exc:  # a race with a permission change, or a full disk
         raise StorageAccess(f"The data folder {root} cannot be created: {exc.strerror or exc}.") from exc
+
+
+def make_private(root: Path, files: tuple[Path, ...]) -> None:
+    """The folder 0700 and `files` 0600, tightened where an older version or a user left them
+    looser (the database is encrypted, but nobody else needs to read even that). SQLite gives
+    the -wal and -shm files the database file's mode when it creates them."""
+    for path, private in ((root, 0o700), *((f, 0o600) for f in files)):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            try:
+                path.chmod(private)
+            except PermissionError:  # not ours to change (a shared folder): said, not fatal
+                log.warning("could not tighten %s from %o to %o", path.name or path, mode, private)
+                continue
+            log.info("tightened %s from %o to %o", path.name or path, mode, private)
+
+
+def create_private_file(path: Path) -> None:
+    """An empty file only its owner may read, so that SQLite's journal files inherit that."""
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mfs_desktop.errors import DatabaseDamaged, KeychainProblem, NotAnMfsDatabase, PassphraseRequired, WrongPassphrase
 from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME
-from mfs_desktop.services.access import make_data_folder, require_data_access
+from mfs_desktop.services.access import create_private_file, make_data_folder, make_private, require_data_access
 from mfs_desktop.store.database import PLAIN_SQLITE_HEADER, Database
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import (
@@ -52,8 +52,9 @@ class DataDir:
 
     @property
     def database_files(self) -> tuple[Path, ...]:
-        """The database and its journal."""
-        return (self.database, *(self.database.with_name(self.database.name + end) for end in ("-wal", "-shm")))
+        """The database, its journal and the lock every process holds while it has it open."""
+        ends = ("-wal", "-shm", ".lock")
+        return (self.database, *(self.database.with_name(self.database.name + end) for end in ends))
 
 
 def prefers_keychain() -> bool:
@@ -73,6 +74,7 @@ def open_database(
     """Open the data dir's database, creating key and database on the very first start."""
     require_data_access(data_dir.root, readable=(data_dir.vault, data_dir.pending_vault),
                         writable=data_dir.database_files)
+    make_private(data_dir.root, (data_dir.vault, data_dir.pending_vault, *data_dir.database_files))
     if not data_dir.vault.exists():
         return _first_start(data_dir, passphrase, prefers_keychain() if use_keychain is None else use_keychain, scrypt_n)
     if not data_dir.database.exists():
@@ -113,6 +115,7 @@ def _first_start(data_dir: DataDir, passphrase: PassphraseSource, use_keychain: 
             f"{data_dir.database} is {kind} ({data_dir.vault.name} is missing); it was not opened or changed."
         )
     make_data_folder(data_dir.root)
+    create_private_file(data_dir.database)
     key = new_database_key()
     database_id = new_database_id()
     if use_keychain:
@@ -165,8 +168,9 @@ def rekey(
         record = passphrase_record(current.database_id, key, new_passphrase, scrypt_n)
     else:
         raise PassphraseRequired("Give a new passphrase or choose the keychain.")
-    write_vault(data_dir.pending_vault, record)
-    database.rekey(key)
-    os.replace(data_dir.pending_vault, data_dir.vault)
+    with database.alone():
+        write_vault(data_dir.pending_vault, record)
+        database.rekey(key)
+        os.replace(data_dir.pending_vault, data_dir.vault)
     _forget_if_keychain(current, record)
     return record

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import threading
 import time
@@ -13,6 +14,11 @@ from importlib import resources
 from pathlib import Path
 
 import sqlcipher3
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, DiskFull, NotAnMfsDatabase
 
@@ -169,6 +175,47 @@ def apply_migrations(connection: Connection, target: int = LATEST_VERSION) -> li
     return applied
 
 
+class _Presence:
+    """Each process with the database open holds a shared lock on `<database>.lock`; a rekey
+    needs it exclusively, so it never re-encrypts under another process's feet (that
+    process's next commit would fail and its answer be lost), and no process opens the
+    database halfway through one. Where there is no flock (Windows), there is no guard."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd: int | None = None
+        if fcntl is None:
+            return
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise DatabaseBusy(f"{path} is being re-encrypted by another MFS Desktop process; try again when it "
+                               "is done.") from None
+        self._fd = fd
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        if self._fd is None:
+            yield
+            return
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fcntl.flock(self._fd, fcntl.LOCK_SH)  # a failed conversion may have dropped it
+            raise DatabaseBusy("Another MFS Desktop window or command has this database open: close it, then "
+                               "change the key. Nothing was changed.") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_SH)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 class Database:
     """The database file plus its key; hands each thread its own connection."""
 
@@ -180,6 +227,15 @@ class Database:
         self._all: list[Connection] = []
         first = connect(path, key, check_integrity=True)
         self._adopt(first)
+        try:
+            self._presence = _Presence(path)
+        except BaseException:
+            self.close()
+            raise
+
+    def alone(self) -> contextlib.AbstractContextManager[None]:
+        """While held, no other process has this database open (see `_Presence`)."""
+        return self._presence.alone()
 
     def _adopt(self, connection: Connection) -> None:
         self._local.connection = connection
@@ -234,3 +290,6 @@ class Database:
             with contextlib.suppress(sqlcipher3.ProgrammingError):
                 connection.close()
         self._local = threading.local()
+        presence = getattr(self, "_presence", None)
+        if presence is not None:
+            presence.release()

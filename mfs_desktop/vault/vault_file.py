@@ -172,11 +172,12 @@ def _checked_cost(value: object) -> int:
 def write_vault(path: Path, record: VaultRecord) -> None:
     """Write atomically: a crash leaves either the old file or the new one, never half of one."""
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
+    # 0600 from its first byte: a wrapped key is nobody else's business even for a moment
+    with open(os.open(temporary, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
         handle.write(record.to_json())
         handle.flush()
         os.fsync(handle.fileno())
-    os.chmod(temporary, 0o600)
+    os.chmod(temporary, 0o600)  # an older .tmp left behind keeps its mode through O_CREAT
     os.replace(temporary, path)
     _fsync_dir(path.parent)
 
