@@ -65,7 +65,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mfs_desktop.services.transfer import ExportRange, export_text, make_export_folder, write_export
+    from mfs_desktop.services.transfer import (
+        ExportRange, export_file_name, export_text, make_export_folder, write_export)
 
     session = _open(args)
     span = ExportRange(args.from_uid, args.to_uid)
@@ -76,7 +77,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         make_export_folder(out_dir)
         rows = session.transcript.list_conversations()
         for row in rows:
-            write_export(out_dir / f"{row.id}.{args.format}", export_text(session.database, row.id, args.format, span))
+            write_export(out_dir / export_file_name(row.id, args.format),
+                         export_text(session.database, row.id, args.format, span))
         print(f"exported {len(rows)} conversations to {out_dir} (plaintext files)", file=sys.stderr)
         return 0
     if not args.conversation:

@@ -85,7 +85,10 @@ def _import_is_clean_or_refused(target: Session, document: object) -> None:
     target.database.connection().execute("DELETE FROM hidden_alternatives")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# derandomize: the same 1,000 documents every run, so CI cannot fail on a new draw (run with
+# derandomize=False locally to explore further)
+@settings(max_examples=1000, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_value_replaced_by_any_json(source: dict, target: Session, data: st.DataObject) -> None:
     document = copy.deepcopy(source)

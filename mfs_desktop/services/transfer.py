@@ -12,6 +12,7 @@ import hashlib
 import html
 import json
 import os
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,7 +61,8 @@ def _message_heading(message: Message) -> str:
 def export_markdown(database: Database, conversation_id: str, span: ExportRange = ExportRange()) -> str:
     transcript = TranscriptStore(database)
     conversation = transcript.conversation(conversation_id)
-    lines = [f"# {conversation.title or 'Untitled conversation'}", "", f"> {PLAINTEXT_NOTICE}",
+    title = markdown_escaped(" ".join((conversation.title or "Untitled conversation").splitlines()))
+    lines = [f"# {title}", "", f"> {PLAINTEXT_NOTICE}",
              f"> Exported from MFS Desktop {__version__} on {_stamp(time.time())}; conversation `{conversation.id}`.", ""]
     turn = None
     for message in transcript.messages(conversation_id, uid_from=span.uid_from, uid_to=span.uid_to):
@@ -70,8 +72,36 @@ def export_markdown(database: Database, conversation_id: str, span: ExportRange 
         lines += [f"**{_message_heading(message)}**", ""]
         if message.tool_arguments:
             lines += ["```json", message.tool_arguments, "```", ""]
-        lines += [_fenced(message.text) if message.role == "tool" else message.text, ""]
+        lines += [_fenced(message.text) if message.role == "tool" else markdown_escaped(message.text), ""]
     return "\n".join(lines)
+
+
+_FENCE = re.compile(r" {0,3}(```|~~~)")
+_BLOCK_START = re.compile(r" {0,3}(#|>|\*\*|=+\s*$|-{2,}\s*$)")
+
+
+def markdown_escaped(text: str) -> str:
+    """Message text inside a Markdown export: the export's structure (title, turns, role
+    lines) comes only from the exporter. Outside code fences, a line that would open a heading,
+    a quote or a bold role line is escaped, HTML is not HTML and a link is not a link; balanced
+    fences (an answer's code) stay code, and an unbalanced one cannot swallow what follows."""
+    lines = text.split("\n")
+    balanced = sum(1 for line in lines if _FENCE.match(line)) % 2 == 0
+    out, in_code = [], False
+    for line in lines:
+        if balanced and _FENCE.match(line):
+            in_code = not in_code
+            out.append(line)
+            continue
+        if in_code:
+            out.append(line)
+            continue
+        line = line.replace("<", "&lt;").replace("[", "\\[").replace("]", "\\]")
+        if _BLOCK_START.match(line) or _FENCE.match(line):
+            line = line.lstrip(" ")
+            line = "\\*\\*" + line[2:] if line.startswith("**") else "\\" + line
+        out.append(line)
+    return "\n".join(out)
 
 
 def _fenced(text: str) -> str:
@@ -279,6 +309,12 @@ def write_export(path: Path, text: str) -> None:
                            "Free some space and export again.") from None
         raise StorageAccess(f"The export {path} cannot be written: {exc.strerror or exc}. Choose another place.") \
             from None
+
+
+def export_file_name(conversation_id: str, fmt: str) -> str:
+    """A file name from a stored id that can only name a file inside the chosen folder."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", conversation_id)[:64] or "conversation"
+    return f"{safe}.{fmt}"
 
 
 def make_export_folder(path: Path) -> None:
