@@ -13,6 +13,7 @@ from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.errors import ConversationBusy
 from mfs_desktop.services.chat import ChatService, TurnResult, queue_message, refuse_unsendable
+from mfs_desktop.services.display import shown
 from mfs_desktop.services.models import ModelChoice, build_model
 from mfs_desktop.services.owner import claimable, is_running, owner_pid
 from mfs_desktop.services.session import Session
@@ -44,8 +45,8 @@ def _interruptible(work: Callable[[threading.Event], TurnResult]) -> TurnResult:
 
 def _printer(enabled: bool) -> Callable[[str], None]:
     def show(piece: str) -> None:
-        if enabled:
-            sys.stdout.write(piece)
+        if enabled:  # an answer's escape sequences or bidi overrides are shown, never obeyed
+            sys.stdout.write(shown(piece))
             sys.stdout.flush()
     return show
 

@@ -59,11 +59,11 @@ class MisbehavingServer:
     """Answers every POST with `status` (or garbage, or a hang, or a scripted event stream);
     records every path it was asked.
 
-    mode "stream" writes `events` (raw SSE bytes, each flushed) after 200 headers, then
-    sleeps `linger` seconds before closing — a server that stalls mid-answer."""
+    mode "stream" writes `events` (raw SSE bytes, each flushed, `pause` seconds apart) after
+    200 headers, then sleeps `linger` seconds before closing — a server that stalls mid-answer."""
 
     def __init__(self, status: int = 500, *, mode: str = "status", events: tuple[bytes, ...] = (),
-                 linger: float = 0.0, headers: dict[str, str] | None = None) -> None:
+                 linger: float = 0.0, pause: float = 0.0, headers: dict[str, str] | None = None) -> None:
         self.status = status
         self.mode = mode
         self.paths: list[str] = []
@@ -83,6 +83,7 @@ class MisbehavingServer:
                     for event in events if owner.mode == "stream" else (b"data: {not json at all\n\n",):
                         self.wfile.write(event)
                         self.wfile.flush()
+                        time.sleep(pause)
                     time.sleep(linger)
                     return
                 body = json.dumps({"error": {"message": "scripted failure"}}).encode()

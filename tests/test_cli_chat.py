@@ -36,6 +36,20 @@ def test_chat_plain_output_and_unknown_conversation(data_root: Path) -> None:
     assert empty.returncode == 10
 
 
+def test_chat_output_shows_escapes_and_overrides_instead_of_obeying_them(data_root: Path) -> None:
+    """Issue 34 item 4: a model (or an echo of the user) cannot drive the terminal."""
+    script = json.dumps([{"kind": "text", "text": "red \x1b[31malert\x1b[0m and \u202eexe.txt"}])
+    result = run_cli("chat", "--provider", "fake", "hi", data_dir=data_root, MFS_FAKE_SCRIPT=script)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "red ␛[31malert␛[0m and ⟨U+202E⟩exe.txt" in result.stdout
+    refused = run_cli("chat", "--provider", "fake", "broken \udcff text", data_dir=data_root)
+    assert refused.returncode == 10 and "not valid text" in refused.stderr
+    session = open_test_session(data_root)
+    assert len(session.transcript.list_conversations()) == 1, "the refused message left no empty conversation"
+    session.close()
+
+
 def test_interactive_loop_with_regenerate(data_root: Path) -> None:
     environment = {**os.environ, "MFS_PASSPHRASE": PASSPHRASE, "MFS_KEY_STORE": "passphrase",
                    "MFS_FAKE_SCRIPT": json.dumps([{"kind": "text", "text": "first"}, {"kind": "text", "text": "second"}])}

@@ -221,8 +221,8 @@ def model_request(service, generation_id: str):
 DONE = b"data: [DONE]\n\n"
 
 
-def _scripted(*events: bytes, linger: float = 0.0) -> MisbehavingServer:
-    return MisbehavingServer(mode="stream", events=events, linger=linger)
+def _scripted(*events: bytes, linger: float = 0.0, pause: float = 0.0) -> MisbehavingServer:
+    return MisbehavingServer(mode="stream", events=events, linger=linger, pause=pause)
 
 
 def test_error_event_after_text_ends_the_answer_interrupted_not_completed() -> None:
@@ -360,3 +360,13 @@ def test_429_without_fallback_says_when_to_retry() -> None:
         _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(limited.url, "x"))))
     limited.stop()
     assert raised.value.retryable
+
+
+def test_a_trickling_stream_stops_at_the_total_timeout_and_keeps_its_text() -> None:
+    server = _scripted(*(content_chunk(f"t{i} ") for i in range(100)), DONE, pause=0.05)
+    started = time.monotonic()
+    model = OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x")), timeout=2.0, total_timeout=1.0)
+    completion = _ask(model)
+    server.stop()
+    assert completion.finish_reason == "interrupted" and completion.text.startswith("t0 t1 ")
+    assert time.monotonic() - started < 3, "each gap is under the read timeout; only the total stops it"

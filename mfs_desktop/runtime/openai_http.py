@@ -111,9 +111,13 @@ class _Switchable(Exception):
 
 
 class OpenAICompatibleModel:
-    def __init__(self, switch: EndpointSwitch, *, timeout: float = 120.0, stream: bool = True) -> None:
+    def __init__(self, switch: EndpointSwitch, *, timeout: float = 120.0, stream: bool = True,
+                 total_timeout: float = 1800.0) -> None:
+        """`timeout` bounds each wait (a prefill, the gap between events); `total_timeout` the
+        whole answer, since a server trickling one token a minute never trips a read timeout."""
         self.switch = switch
         self.timeout = timeout
+        self.total_timeout = total_timeout
         self.stream = stream
         self.name = switch.primary.model
         self.counts_exactly = False
@@ -237,6 +241,11 @@ class OpenAICompatibleModel:
                 size += event_size
                 if size > MAX_ANSWER_BYTES:
                     finish = "length"
+                    break
+                if time.perf_counter() - started > self.total_timeout:
+                    log.warning("answer stopped at the total timeout (%.0f s) after %d pieces", self.total_timeout,
+                                len(pieces))
+                    finish = "interrupted"
                     break
         except (httpx.TransportError, httpx.StreamError, _Switchable) as exc:
             if cancel.is_set():  # the watcher broke the read: the user stopped, the endpoint did not fail
