@@ -66,7 +66,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from mfs_desktop.services.transfer import (
-        ExportRange, export_file_name, export_text, make_export_folder, write_export)
+        ExportRange,
+        export_file_name,
+        export_text,
+        make_export_folder,
+        write_export,
+    )
 
     session = _open(args)
     span = ExportRange(args.from_uid, args.to_uid)
@@ -179,8 +184,11 @@ def cmd_endpoint(args: argparse.Namespace) -> int:
         if endpoint is None:
             print(f"{role:<9} (not set)")
         else:
-            note = "" if role == "primary" or endpoint.complete else "  (incomplete: a fallback needs url, model and key)"
-            print(f"{role:<9} {endpoint.url}  model {endpoint.model}  key {'set' if endpoint.api_key else 'not set'}{note}")
+            note = (
+                "" if role == "primary" or endpoint.complete else "  (incomplete: a fallback needs url, model and key)"
+            )
+            key = "set" if endpoint.api_key else "not set"
+            print(f"{role:<9} {endpoint.url}  model {endpoint.model}  key {key}{note}")
     return 0
 
 
@@ -286,7 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = commands.add_parser("doctor", help="check what is installed and working")
     doctor.set_defaults(handler=cmd_doctor)
 
-    rekey = commands.add_parser("rekey", help="re-encrypt under a new key: new passphrase (MFS_NEW_PASSPHRASE) or keychain")
+    rekey = commands.add_parser(
+        "rekey", help="re-encrypt under a new key: new passphrase (MFS_NEW_PASSPHRASE) or keychain"
+    )
     rekey.add_argument("--to-keychain", action="store_true", help="keep the new key in the system keychain")
     rekey.set_defaults(handler=cmd_rekey)
 

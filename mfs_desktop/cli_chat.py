@@ -9,9 +9,9 @@ import sys
 import threading
 from collections.abc import Callable
 
-from mfs_desktop.runtime.protocol import SamplingSettings
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.errors import ConversationBusy
+from mfs_desktop.profile import ContextProfile
+from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService, TurnResult, queue_message, refuse_unsendable
 from mfs_desktop.services.display import shown
 from mfs_desktop.services.models import ModelChoice, build_model

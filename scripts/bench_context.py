@@ -78,8 +78,12 @@ def main() -> None:
             window = args.windows[0]
             report = run(args.locomo / args.embedded, window,
                          lambda: ModelCompactor(EmbeddedModel(default_model_path(), n_ctx=window)), Path(scratch))
-            results["embedded_compactor"] = {"file": args.embedded, "window": window,
-                                             **{k: report[k] for k in SUMMARY_KEYS}, "compactions": report["compactions"]}
+            results["embedded_compactor"] = {
+                "file": args.embedded,
+                "window": window,
+                **{k: report[k] for k in SUMMARY_KEYS},
+                "compactions": report["compactions"],
+            }
     print(json.dumps(results, indent=2))
 
 

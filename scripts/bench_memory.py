@@ -81,7 +81,10 @@ FACTS = {
         ("The backups are under /srv/backup/photos and nowhere else", "/srv/backup/photos"),
         ("The deploy failed with ECONNRESET yesterday, it only worked on the third retry", "ECONNRESET"),
         ("The door code at the new flat is 4827#", "4827#"),
-        ("I installed everything with pip install -r requirements.txt and it went fine", "pip install -r requirements.txt"),
+        (
+            "I installed everything with pip install -r requirements.txt and it went fine",
+            "pip install -r requirements.txt",
+        ),
         ("Rent is $1,950 a month, due on the first", "$1,950"),
         ("The VPN lives at vpn.example-corp.com on port 8443", "vpn.example-corp.com"),
         ("The kid's vaccine appointment is May 17 at 2pm", "May 17 at 2pm"),
@@ -100,21 +103,48 @@ FACTS = {
     ],
 }
 REQUIREMENTS = {
-    "zh": ["以后所有脚本一律用 LF 换行", "记住，周五不要给我安排会议", "回答尽量简短，别超过三段",
-           "别再给我推荐付费软件了", "叫我小林就行", "时间都用24小时制写", "代码注释请用中文",
-           "不要在回答里用表格", "我不吃香菜，推荐菜谱的时候注意一下", "以后单位一律用公制",
-           "我们项目用的是 Vue 3，不是 React，别搞混了", "每次给命令之前先解释它会做什么"],
-    "de": ["Schreib mir ab jetzt bitte immer auf Deutsch", "Keine Tabellen in deinen Antworten, bitte",
-           "Sag einfach Jonas zu mir", "Halte die Antworten kurz, höchstens drei Absätze",
-           "Bitte immer metrische Einheiten verwenden", "Erklär jeden Befehl, bevor du ihn mir gibst",
-           "Ich esse kein Fleisch, denk bei Rezepten daran", "Wir nutzen PostgreSQL, nicht MySQL",
-           "Schlag mir keine kostenpflichtigen Tools vor", "Uhrzeiten bitte im 24-Stunden-Format",
-           "Duz mich ruhig", "Nie ohne Rückfrage Dateien löschen"],
-    "en": ["Stick to metric units with me", "It's Sam to you, not Samuel", "No emojis please",
-           "Keep your answers under three paragraphs", "Always explain a command before you give it to me",
-           "I'd rather you didn't use bullet points", "Don't recommend paid tools",
-           "Write times in 24-hour format", "I'm vegetarian, so no meat in any recipe you suggest",
-           "We're on Python 3.12, not 3.8, keep that in mind", "Call me Sam", "Never delete files without asking me first"],
+    "zh": [
+        "以后所有脚本一律用 LF 换行",
+        "记住，周五不要给我安排会议",
+        "回答尽量简短，别超过三段",
+        "别再给我推荐付费软件了",
+        "叫我小林就行",
+        "时间都用24小时制写",
+        "代码注释请用中文",
+        "不要在回答里用表格",
+        "我不吃香菜，推荐菜谱的时候注意一下",
+        "以后单位一律用公制",
+        "我们项目用的是 Vue 3，不是 React，别搞混了",
+        "每次给命令之前先解释它会做什么",
+    ],
+    "de": [
+        "Schreib mir ab jetzt bitte immer auf Deutsch",
+        "Keine Tabellen in deinen Antworten, bitte",
+        "Sag einfach Jonas zu mir",
+        "Halte die Antworten kurz, höchstens drei Absätze",
+        "Bitte immer metrische Einheiten verwenden",
+        "Erklär jeden Befehl, bevor du ihn mir gibst",
+        "Ich esse kein Fleisch, denk bei Rezepten daran",
+        "Wir nutzen PostgreSQL, nicht MySQL",
+        "Schlag mir keine kostenpflichtigen Tools vor",
+        "Uhrzeiten bitte im 24-Stunden-Format",
+        "Duz mich ruhig",
+        "Nie ohne Rückfrage Dateien löschen",
+    ],
+    "en": [
+        "Stick to metric units with me",
+        "It's Sam to you, not Samuel",
+        "No emojis please",
+        "Keep your answers under three paragraphs",
+        "Always explain a command before you give it to me",
+        "I'd rather you didn't use bullet points",
+        "Don't recommend paid tools",
+        "Write times in 24-hour format",
+        "I'm vegetarian, so no meat in any recipe you suggest",
+        "We're on Python 3.12, not 3.8, keep that in mind",
+        "Call me Sam",
+        "Never delete files without asking me first",
+    ],
 }
 CHAT = {
     "zh": (["今天天气不错，我们去公园散步了", "晚上做了红烧肉，孩子们很喜欢", "最近在看一部很长的电视剧",
@@ -145,7 +175,7 @@ def generate(language: str, turns: int, seed: int) -> tuple[dict, list[str], lis
     rng = random.Random(f"{seed}-{language}")
     planted = FACTS[language] + [(text, text) for text in REQUIREMENTS[language]]
     slots = rng.sample(range(turns * 3 // 4), len(planted))  # all told well before the end
-    by_turn = dict(zip(slots, planted))
+    by_turn = dict(zip(slots, planted, strict=False))
     chat, replies = CHAT[language]
     document: dict = {"speaker_a": "user", "speaker_b": "assistant"}
     per_session, session = 20, []
@@ -180,13 +210,20 @@ def run(language: str, window: int, turns: int, seed: int, scratch: Path) -> dic
         text = "\n".join(m.content for m in view.messages)
         kept_facts = [f for f in facts if f in text]
         kept_requirements = [r for r in requirements if r in text]
-        return {"language": language, "window": window, "turns": report["turns"],
-                "facts": round(len(kept_facts) / len(facts), 3), "requirements": round(len(kept_requirements) / len(requirements), 3),
-                "facts_missing": [f for f in facts if f not in kept_facts],
-                "requirements_missing": [r for r in requirements if r not in kept_requirements],
-                "coverage_ok_every_turn": report["coverage_ok_every_turn"], "max_payload_ratio": report["max_payload_ratio"],
-                "reuse_of_ceiling_without_event": report["reuse_of_ceiling_without_event"],
-                "segments": report["segments"], "seconds": report["seconds"]}
+        return {
+            "language": language,
+            "window": window,
+            "turns": report["turns"],
+            "facts": round(len(kept_facts) / len(facts), 3),
+            "requirements": round(len(kept_requirements) / len(requirements), 3),
+            "facts_missing": [f for f in facts if f not in kept_facts],
+            "requirements_missing": [r for r in requirements if r not in kept_requirements],
+            "coverage_ok_every_turn": report["coverage_ok_every_turn"],
+            "max_payload_ratio": report["max_payload_ratio"],
+            "reuse_of_ceiling_without_event": report["reuse_of_ceiling_without_event"],
+            "segments": report["segments"],
+            "seconds": report["seconds"],
+        }
     finally:
         service.close()
         session.close()

@@ -144,7 +144,7 @@ class Compactors:
             return ModelCompactor(EmbeddedModel(default_model_path(), n_ctx=window))
         return ExtractiveCompactor(estimate_text_tokens)
 
-    def for_rolling(self, window: int) -> "TimedCompactor":
+    def for_rolling(self, window: int) -> TimedCompactor:
         # One summary reads 0.9 × window and writes 0.1 × window: its own model needs room for both.
         primary = ModelCompactor(EmbeddedModel(default_model_path(), n_ctx=2 * window)) if self.embedded else None
         return TimedCompactor(primary, ExtractiveCompactor(estimate_text_tokens))
@@ -176,8 +176,12 @@ class TimedCompactor:
 def trace(messages: list[Utterance], requests: list[list[int]], tokenizer: EmbeddedModel) -> list[Step]:
     """What a strategy sent, in order, with the answers that entered the cache between."""
     sent = iter(requests)
-    return [Step("request", tuple(next(sent))) if m.role == "user" else Step("answer", tuple(tokenizer.answer_tokens(m.text)))
-            for m in messages]
+    return [
+        Step("request", tuple(next(sent)))
+        if m.role == "user"
+        else Step("answer", tuple(tokenizer.answer_tokens(m.text)))
+        for m in messages
+    ]
 
 
 def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, compactors: Compactors,
@@ -198,13 +202,19 @@ def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, co
         service.close()
         session.close()
     turns = report["per_turn"]
-    request_of = dict(zip((i for i, m in enumerate(messages) if m.role == "user"), requests))
+    request_of = dict(zip((i for i, m in enumerate(messages) if m.role == "user"), requests, strict=False))
     views = {k: tokenizer.text_of(request_of[k]) for k in sampled_turns(messages)}
-    return {"views": views, "prompt": [t["prompt_tokens"] for t in turns], "prefilled": [t["prompt_tokens"] - t["reusable_tokens"]
-                                                                          for t in turns],
-            "final_text": "\n".join(m.content for m in view.messages), "compactor_calls": calls,
-            "compactor_input_tokens": read, "compacting_seconds": round(spent / 1000, 1),
-            "coverage_ok_every_turn": report["coverage_ok_every_turn"], "trace": trace(messages, requests, tokenizer)}
+    return {
+        "views": views,
+        "prompt": [t["prompt_tokens"] for t in turns],
+        "prefilled": [t["prompt_tokens"] - t["reusable_tokens"] for t in turns],
+        "final_text": "\n".join(m.content for m in view.messages),
+        "compactor_calls": calls,
+        "compactor_input_tokens": read,
+        "compacting_seconds": round(spent / 1000, 1),
+        "coverage_ok_every_turn": report["coverage_ok_every_turn"],
+        "trace": trace(messages, requests, tokenizer),
+    }
 
 
 def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) -> dict:
@@ -381,7 +391,7 @@ def draw_chart(result: dict, target: Path) -> None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     left, width, height = 70, 900, 230
     minimum = list(accumulate(result["minimum_series"]))
-    ratios = {name: [p / max(1, m) for p, m in zip(accumulate(data["prefilled"]), minimum)]
+    ratios = {name: [p / max(1, m) for p, m in zip(accumulate(data["prefilled"]), minimum, strict=False)]
               for name, data in result["series"].items()}
     top_ratio = max(2.0, max(max(v) for v in ratios.values()))
     panels = [
@@ -404,7 +414,9 @@ def draw_chart(result: dict, target: Path) -> None:
             painter.drawText(4, int(y) + 4, label)
         for name, values in series.items():
             step = width / max(1, len(values) - 1)
-            points = [QPointF(left + i * step, top + height - min(1.0, scale(v)) * height) for i, v in enumerate(values)]
+            points = [
+                QPointF(left + i * step, top + height - min(1.0, scale(v)) * height) for i, v in enumerate(values)
+            ]
             painter.setPen(QPen(QColor(colours[name]), 2))
             painter.drawPolyline(QPolygonF(points))
     for n, name in enumerate(colours):
@@ -417,14 +429,22 @@ def draw_chart(result: dict, target: Path) -> None:
 
 
 def clock_table(clocked: list[dict]) -> list[str]:
-    lines = ["", "| conversation (embedded compactor) | window | strategy | seconds compacting | prefill seconds "
-             "(wall clock) | ÷ shift | prefilled ÷ minimum | evidence present |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "",
+        "| conversation (embedded compactor) | window | strategy | seconds compacting | prefill seconds "
+        "(wall clock) | ÷ shift | prefilled ÷ minimum | evidence present |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for result in clocked:
         base = result["strategies"]["shift"]["prefill_wall_clock"]["seconds"] or 1
         for name in STRATEGIES:
             s = result["strategies"][name]
             clock = s["prefill_wall_clock"]
-            scaled = f" (scaled from {clock['measured_requests']} of {clock['requests']})" if clock["sampled_every"] > 1 else ""
+            scaled = (
+                f" (scaled from {clock['measured_requests']} of {clock['requests']})"
+                if clock["sampled_every"] > 1
+                else ""
+            )
             lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['compacting_seconds']:.0f} | "
                          f"{clock['seconds']:,.0f}{scaled} | {clock['seconds'] / base:.1f}× | "
                          f"{s['prefill_vs_minimum']:.2f}× | {s['evidence']['all']:.0%} |")
@@ -443,7 +463,11 @@ def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) 
                          f"{s['mean_payload_ratio']:.2f} / {s['max_payload_ratio']:.3f} | "
                          f"{s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
                          f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} |")
-    lines += ["", "| planted run | window | " + " | ".join(STRATEGIES) + " |", "| --- | --- |" + " --- |" * len(STRATEGIES)]
+    lines += [
+        "",
+        "| planted run | window | " + " | ".join(STRATEGIES) + " |",
+        "| --- | --- |" + " --- |" * len(STRATEGIES),
+    ]
     for run in planted:
         cells = [f"{v['facts']}/{run['facts']} facts, {v['wishes']}/{run['wishes']} wishes"
                  for v in (run["verbatim"][name] for name in STRATEGIES)]
@@ -463,11 +487,14 @@ def summary(results: list[dict]) -> dict:
     def across(runs: list[dict], name: str) -> dict:
         ratios = [r["strategies"][name]["prefill_vs_minimum"] for r in runs]
         views = [r["strategies"][name]["evidence_over_views"] for r in runs]
-        return {"prefill_vs_minimum": {"mean": round(sum(ratios) / len(runs), 2), "min": min(ratios), "max": max(ratios)},
-                "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
-                "evidence_over_views_mean": round(sum(views) / len(runs), 3),
-                "mfs_at_least_as_much_evidence": sum(r["strategies"]["mfs"]["evidence_over_views"] >= v
-                                                     for r, v in zip(runs, views))}
+        return {
+            "prefill_vs_minimum": {"mean": round(sum(ratios) / len(runs), 2), "min": min(ratios), "max": max(ratios)},
+            "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
+            "evidence_over_views_mean": round(sum(views) / len(runs), 3),
+            "mfs_at_least_as_much_evidence": sum(
+                r["strategies"]["mfs"]["evidence_over_views"] >= v for r, v in zip(runs, views, strict=False)
+            ),
+        }
 
     out: dict = {}
     for window in sorted({r["window"] for r in results}):

@@ -58,7 +58,9 @@ def main() -> None:
         for index in range(args.turns):
             question, answer = texts[(2 * index) % len(texts)], texts[(2 * index + 1) % len(texts)]
             started = time.perf_counter()
-            session.transcript.append(conversation_id, [MessageDraft("user", question), MessageDraft("assistant", answer)])
+            session.transcript.append(
+                conversation_id, [MessageDraft("user", question), MessageDraft("assistant", answer)]
+            )
             append_ms.append((time.perf_counter() - started) * 1000)
         key = session.database._key  # reused below so the open figure is the database's, not scrypt's
         session.close()
@@ -91,24 +93,42 @@ def main() -> None:
         export_json_ms = (time.perf_counter() - started) * 1000
         database.close()
 
-    print(json.dumps({
-        "benchmark": "store",
-        "turns": args.turns,
-        "messages": 2 * args.turns,
-        "source_texts": len(texts),
-        "append_turn_ms": {"median": round(statistics.median(append_ms), 3), "p95": round(percentile(append_ms, 0.95), 3),
-                           "max": round(max(append_ms), 3), "target_median": 2.0},
-        "open_database_ms": {"value": round(open_database_ms, 2),
-                             "includes": "connect, raw key, verify query, full quick_check of every page"},
-        "open_conversation_newest_page_ms": {"value": round(open_page_ms, 2), "target": 50.0,
-                                             "includes": "conversation row + newest 50 messages, cold statement cache"},
-        "cold_start_total_ms": round(open_database_ms + open_page_ms, 2),
-        "older_page_ms": round(older_page_ms, 2),
-        "unlock_with_passphrase_ms": round(unlock_ms, 1),
-        "export_markdown_ms": {"value": round(export_md_ms, 1), "target": 1000.0, "bytes": len(markdown.encode())},
-        "export_json_ms": {"value": round(export_json_ms, 1), "bytes": len(exported_json.encode())},
-        "database_bytes": db_bytes,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "store",
+                "turns": args.turns,
+                "messages": 2 * args.turns,
+                "source_texts": len(texts),
+                "append_turn_ms": {
+                    "median": round(statistics.median(append_ms), 3),
+                    "p95": round(percentile(append_ms, 0.95), 3),
+                    "max": round(max(append_ms), 3),
+                    "target_median": 2.0,
+                },
+                "open_database_ms": {
+                    "value": round(open_database_ms, 2),
+                    "includes": "connect, raw key, verify query, full quick_check of every page",
+                },
+                "open_conversation_newest_page_ms": {
+                    "value": round(open_page_ms, 2),
+                    "target": 50.0,
+                    "includes": "conversation row + newest 50 messages, cold statement cache",
+                },
+                "cold_start_total_ms": round(open_database_ms + open_page_ms, 2),
+                "older_page_ms": round(older_page_ms, 2),
+                "unlock_with_passphrase_ms": round(unlock_ms, 1),
+                "export_markdown_ms": {
+                    "value": round(export_md_ms, 1),
+                    "target": 1000.0,
+                    "bytes": len(markdown.encode()),
+                },
+                "export_json_ms": {"value": round(export_json_ms, 1), "bytes": len(exported_json.encode())},
+                "database_bytes": db_bytes,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

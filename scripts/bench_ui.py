@@ -26,11 +26,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
+from bench_store import locomo_utterances, percentile  # noqa: E402
+from offscreen import settle, wait_for  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from bench_store import locomo_utterances, percentile  # noqa: E402
-from offscreen import settle, wait_for  # noqa: E402
 from mfs_desktop.services.models import ModelChoice  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402

@@ -39,12 +39,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from mfs_desktop.compaction.coverage import check_coverage  # noqa: E402
+from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME  # noqa: E402
 from mfs_desktop.runtime.fake import FakeModel  # noqa: E402
 from mfs_desktop.services.chat import ChatService  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
-from mfs_desktop.services.unlock import DataDir  # noqa: E402
-from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME  # noqa: E402
 from mfs_desktop.services.transfer import export_json  # noqa: E402
+from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
 
 PASSPHRASES = ("first passphrase for the matrix", "zweites Passwort 第二个口令")
@@ -337,11 +337,21 @@ def _chmod(relative: str, mode: int) -> Callable[[Path, Path], None]:
 
 BAD_INPUTS = (
     BadInput("wrong passphrase", ("list",), 3, passphrase="not the passphrase"),
-    BadInput("database of random bytes", ("list",), 5,
-             lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(os.urandom(65536))),
-    BadInput("database emptied to 0 bytes", ("list",), 5, lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(b"")),
-    BadInput("database truncated mid-page", ("list",), 5, lambda data, scratch: os.truncate(data / DATABASE_FILENAME, 5000)),
-    BadInput("database missing beside its key file", ("list",), 4, lambda data, scratch: (data / DATABASE_FILENAME).unlink()),
+    BadInput(
+        "database of random bytes",
+        ("list",),
+        5,
+        lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(os.urandom(65536)),
+    ),
+    BadInput(
+        "database emptied to 0 bytes", ("list",), 5, lambda data, scratch: (data / DATABASE_FILENAME).write_bytes(b"")
+    ),
+    BadInput(
+        "database truncated mid-page", ("list",), 5, lambda data, scratch: os.truncate(data / DATABASE_FILENAME, 5000)
+    ),
+    BadInput(
+        "database missing beside its key file", ("list",), 4, lambda data, scratch: (data / DATABASE_FILENAME).unlink()
+    ),
     BadInput("key file scrypt n = 3", ("list",), 4, _edit_key_file(lambda r: r["kdf"].update(n=3))),
     BadInput("key file scrypt n = 2^40", ("list",), 4, _edit_key_file(lambda r: r["kdf"].update(n=2**40))),
     BadInput("key file id not ASCII", ("list",), 4, _edit_key_file(lambda r: r.update(database_id="数据库"))),
@@ -349,31 +359,74 @@ BAD_INPUTS = (
     BadInput("data folder read-only", ("list",), 14, _chmod(".", 0o555), as_nobody=True),
     BadInput("database file read-only", ("list",), 14, _chmod(DATABASE_FILENAME, 0o444), as_nobody=True),
     BadInput("data folder without permissions", ("list",), 14, _chmod(".", 0), as_nobody=True),
-    BadInput("data folder path through a file", ("--data-dir", "{scratch}/file/data", "list"), 14,
-             _write("file", b"not a folder")),
+    BadInput(
+        "data folder path through a file",
+        ("--data-dir", "{scratch}/file/data", "list"),
+        14,
+        _write("file", b"not a folder"),
+    ),
     BadInput("export to /dev/full", ("export", "--conversation", "{conversation}", "--out", "/dev/full"), 15),
-    BadInput("export into a missing folder", ("export", "--conversation", "{conversation}", "--out",
-                                              "{scratch}/missing/out.md"), 14),
-    BadInput("import: updated_at 'yesterday'", ("import", "{scratch}/bad.json"), 10,
-             _export_file(lambda d: d["conversation"].update(updated_at="yesterday"), "bad.json")),
-    BadInput("import: updated_at 1e308", ("import", "{scratch}/bad.json"), 10,
-             _export_file(lambda d: d["conversation"].update(updated_at=1e308), "bad.json")),
-    BadInput("import: id '../x'", ("import", "{scratch}/bad.json"), 10,
-             _export_file(lambda d: d["conversation"].update(id="../x"), "bad.json")),
-    BadInput("import: uid 10^30", ("import", "{scratch}/bad.json"), 10,
-             _export_file(lambda d: d["messages"][0].update(uid=10**30), "bad.json")),
-    BadInput("import: role 'system'", ("import", "{scratch}/bad.json"), 10,
-             _export_file(lambda d: d["messages"][0].update(role="system"), "bad.json")),
-    BadInput("import: nesting 100,000 deep", ("import", "{scratch}/deep.json"), 10,
-             _write("deep.json", b"[" * 100_000 + b"]" * 100_000)),
+    BadInput(
+        "export into a missing folder",
+        ("export", "--conversation", "{conversation}", "--out", "{scratch}/missing/out.md"),
+        14,
+    ),
+    BadInput(
+        "import: updated_at 'yesterday'",
+        ("import", "{scratch}/bad.json"),
+        10,
+        _export_file(lambda d: d["conversation"].update(updated_at="yesterday"), "bad.json"),
+    ),
+    BadInput(
+        "import: updated_at 1e308",
+        ("import", "{scratch}/bad.json"),
+        10,
+        _export_file(lambda d: d["conversation"].update(updated_at=1e308), "bad.json"),
+    ),
+    BadInput(
+        "import: id '../x'",
+        ("import", "{scratch}/bad.json"),
+        10,
+        _export_file(lambda d: d["conversation"].update(id="../x"), "bad.json"),
+    ),
+    BadInput(
+        "import: uid 10^30",
+        ("import", "{scratch}/bad.json"),
+        10,
+        _export_file(lambda d: d["messages"][0].update(uid=10**30), "bad.json"),
+    ),
+    BadInput(
+        "import: role 'system'",
+        ("import", "{scratch}/bad.json"),
+        10,
+        _export_file(lambda d: d["messages"][0].update(role="system"), "bad.json"),
+    ),
+    BadInput(
+        "import: nesting 100,000 deep",
+        ("import", "{scratch}/deep.json"),
+        10,
+        _write("deep.json", b"[" * 100_000 + b"]" * 100_000),
+    ),
     BadInput("import: a 200 MB file", ("import", "{scratch}/huge.json"), 10, _write("huge.json", b"", 200 << 20)),
-    BadInput("import: not UTF-8", ("import", "{scratch}/latin1.json"), 10, _write("latin1.json", "{\"é\": 1}".encode("latin-1"))),
+    BadInput(
+        "import: not UTF-8",
+        ("import", "{scratch}/latin1.json"),
+        10,
+        _write("latin1.json", '{"é": 1}'.encode("latin-1")),
+    ),
     BadInput("chat: invalid UTF-8 on the command line", ("chat", "--provider", "fake", "bad \udcff bytes"), 10),
-    BadInput("chat: a 120 KB paste at a 2,048 window", ("chat", "--provider", "fake", "--window", "2048",
-                                                        "word " * 24_000), 10),
+    BadInput(
+        "chat: a 120 KB paste at a 2,048 window",
+        ("chat", "--provider", "fake", "--window", "2048", "word " * 24_000),
+        10,
+    ),
     BadInput("chat: unknown conversation", ("chat", "--provider", "fake", "--conversation", "nope", "hi"), 9),
-    BadInput("chat: model file that is not a GGUF", ("chat", "--model", "{scratch}/fake.gguf", "hi"), 9,
-             _write("fake.gguf", b"definitely not a model" * 100)),
+    BadInput(
+        "chat: model file that is not a GGUF",
+        ("chat", "--model", "{scratch}/fake.gguf", "hi"),
+        9,
+        _write("fake.gguf", b"definitely not a model" * 100),
+    ),
     BadInput("chat: no endpoint configured", ("chat", "--provider", "openai", "hi"), 10),
 )
 

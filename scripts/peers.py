@@ -51,7 +51,7 @@ def locomo_messages(path: Path) -> list[Utterance]:
            for turn in document[f"session_{number}"]]
     flat = [(role, text) for _, utterances in sessions for role, text in utterances]
     messages: list[Utterance] = []
-    for (role, text), dia_id in zip(flat, ids):
+    for (role, text), dia_id in zip(flat, ids, strict=False):
         if role == "assistant" and not messages:
             continue
         messages.append(Utterance(role, text, dia_id))

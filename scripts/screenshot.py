@@ -26,11 +26,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
+from offscreen import settle, wait_for  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
-from offscreen import settle, wait_for  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.fake import FakeModel, Step  # noqa: E402
@@ -87,13 +87,18 @@ def scripted_chat(session: Session, name: str, turns: int) -> str:
 
 def with_tool_calls(session: Session) -> str:
     """What the trajectory tab shows comes from the store; the calls here are scripted."""
-    script = [Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "项目路径", "value": "/srv/app"})),
-              Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "port", "value": "8443"})),
-              Step("text", text="记住了：项目在 /srv/app，端口 8443。"),
-              Step("tool_call", tool_name="recall_history", arguments=json.dumps({"uid_start": 1, "uid_end": 2})),
-              Step("tool_call", tool_name="read_document", arguments=json.dumps(
-                  {"snapshot": "0000", "offset": 0, "length": 10})),
-              Step("text", text="Your project lives in /srv/app and listens on port 8443.")]
+    script = [
+        Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "项目路径", "value": "/srv/app"})),
+        Step("tool_call", tool_name="record_value", arguments=json.dumps({"key": "port", "value": "8443"})),
+        Step("text", text="记住了：项目在 /srv/app，端口 8443。"),
+        Step("tool_call", tool_name="recall_history", arguments=json.dumps({"uid_start": 1, "uid_end": 2})),
+        Step(
+            "tool_call",
+            tool_name="read_document",
+            arguments=json.dumps({"snapshot": "0000", "offset": 0, "length": 10}),
+        ),
+        Step("text", text="Your project lives in /srv/app and listens on port 8443."),
+    ]
     service = ChatService(session, FakeModel(script), provider="fake", window=WINDOW)
     conversation_id = session.transcript.create_conversation("部署笔记 · deployment notes").id
     try:

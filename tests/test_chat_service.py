@@ -50,7 +50,7 @@ def test_invariant_5_send_view_only_grows_at_its_end(session: Session) -> None:
     conversation = session.transcript.create_conversation()
     for index in range(4):
         service.send(conversation.id, f"message {index}")
-    for earlier, later in zip(model.calls, model.calls[1:]):
+    for earlier, later in zip(model.calls, model.calls[1:], strict=False):
         assert later[: len(earlier)] == earlier
         assert len(later) == len(earlier) + 2
 
@@ -173,8 +173,9 @@ def test_tool_rounds_enter_transcript_and_trajectory(session: Session) -> None:
     assert messages[2].text == "recorded city"
     assert messages[4].text == "[uid 1 · user] I live in Lisbon, remember that."
     assert [(k, v) for k, v, _, _ in session.transcript.knowledge(conversation.id)] == [("city", "Lisbon")]
-    assert [(t.tool_name, t.status, t.call_uid, t.result_uid) for t in trajectory(session.database, conversation.id)] == [
-        ("record_value", "ok", 2, 3), ("recall_history", "ok", 4, 5)]
+    assert [
+        (t.tool_name, t.status, t.call_uid, t.result_uid) for t in trajectory(session.database, conversation.id)
+    ] == [("record_value", "ok", 2, 3), ("recall_history", "ok", 4, 5)]
     assert result.answer == "Noted: Lisbon." and result.usage.completion_tokens > 8
     # each round saw the previous call and its result
     assert [m.role for m in model.calls[2][-4:]] == ["assistant", "tool", "assistant", "tool"]
@@ -228,7 +229,7 @@ def test_read_document_reads_attached_snapshot(session: Session) -> None:
     from mfs_desktop.store.models import MessageDraft
 
     conversation = session.transcript.create_conversation()
-    blob = session.attachments.put("line one\nline two\nline three".encode(), name="notes.txt")
+    blob = session.attachments.put(b"line one\nline two\nline three", name="notes.txt")
     session.transcript.append(conversation.id, [MessageDraft("user", "here", origin="document",
                                                              attachment_sha256=blob.sha256)])
     model = FakeModel([Step("tool_call", tool_name="read_document",
@@ -240,7 +241,9 @@ def test_read_document_reads_attached_snapshot(session: Session) -> None:
 
 
 def test_tool_rounds_are_bounded(session: Session) -> None:
-    calls = [Step("tool_call", tool_name="record_value", arguments=f'{{"key": "k{i}", "value": "v"}}') for i in range(6)]
+    calls = [
+        Step("tool_call", tool_name="record_value", arguments=f'{{"key": "k{i}", "value": "v"}}') for i in range(6)
+    ]
     model = FakeModel([*calls, Step("text", "final")])
     service = ChatService(session, model, provider="fake", max_tool_rounds=2)
     conversation = session.transcript.create_conversation()

@@ -14,7 +14,9 @@ from mfs_desktop.store.models import MessageDraft
 
 
 def test_version_and_help() -> None:
-    result = subprocess.run([sys.executable, "-m", "mfs_desktop", "--version"], capture_output=True, text=True, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "mfs_desktop", "--version"], capture_output=True, text=True, cwd=REPO
+    )
     assert result.returncode == 0 and __version__ in result.stdout
     entry = Path(sys.executable).parent / "mfs-desktop"
     assert entry.exists(), "the console entry point is installed"
@@ -27,7 +29,8 @@ def test_doctor_all_ok_offscreen(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.strip().splitlines()
     names = ["python", "sqlcipher", "data dir", "key storage", "tokenizer", "llama.cpp", "default model", "qt"]
-    assert [line.split(None, 1)[1].startswith(name) for line, name in zip(lines, names)] == [True] * len(names)
+    started = [line.split(None, 1)[1].startswith(name) for line, name in zip(lines, names, strict=False)]
+    assert started == [True] * len(names)
     assert all(line.startswith("OK") for line in lines)
     assert "SQLCipher 4." in result.stdout and ".gguf" in result.stdout and "offscreen" in result.stdout
 

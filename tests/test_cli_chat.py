@@ -51,8 +51,12 @@ def test_chat_output_shows_escapes_and_overrides_instead_of_obeying_them(data_ro
 
 
 def test_interactive_loop_with_regenerate(data_root: Path) -> None:
-    environment = {**os.environ, "MFS_PASSPHRASE": PASSPHRASE, "MFS_KEY_STORE": "passphrase",
-                   "MFS_FAKE_SCRIPT": json.dumps([{"kind": "text", "text": "first"}, {"kind": "text", "text": "second"}])}
+    environment = {
+        **os.environ,
+        "MFS_PASSPHRASE": PASSPHRASE,
+        "MFS_KEY_STORE": "passphrase",
+        "MFS_FAKE_SCRIPT": json.dumps([{"kind": "text", "text": "first"}, {"kind": "text", "text": "second"}]),
+    }
     result = subprocess.run(
         [sys.executable, "-m", "mfs_desktop", "--data-dir", str(data_root), "chat", "--provider", "fake"],
         input="question\n/regenerate\n/quit\n", capture_output=True, text=True, env=environment, cwd=REPO, timeout=60)

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import UTC
+from itertools import pairwise
 
 import pytest
 
-from mfs_desktop.compaction.segments import source_digest
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.send_view import DATA_CLOSE, DATA_OPEN, SEGMENT_HEADER
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.ledger import entries
+from mfs_desktop.store.segment_records import source_digest
 from mfs_desktop.store.segments import SegmentStore
 
 WORDS = ("river", "lantern", "garden", "copper", "meadow", "harbor", "violet", "summit", "cedar", "orbit")
@@ -110,7 +112,7 @@ def test_payload_stays_under_the_hard_line(long_run) -> None:
 def test_invariant_5_append_only_tail_between_events(long_run) -> None:
     _, service, model, _ = long_run
     stable = events = 0
-    for (before, after), (v1, v2) in zip(zip(model.calls, model.calls[1:]), zip(service.versions, service.versions[1:])):
+    for (before, after), (v1, v2) in zip(pairwise(model.calls), pairwise(service.versions), strict=False):
         if v1 == v2:
             assert after[: len(before)] == before, "the send view changed before its end without an event"
             stable += 1
@@ -372,8 +374,10 @@ REQUIREMENTS = [
 
 def filler(turn: int) -> str:
     a, b, c = ADJECTIVES[turn % 10], NOUNS[(turn * 3) % 10], NOUNS[(turn * 7 + 1) % 10]
-    return (f"The {a} {b} near the {c} looked {ADJECTIVES[(turn + 3) % 10]} this morning, and we talked about "
-            f"the {NOUNS[(turn + 5) % 10]} for a while before walking home along the {ADJECTIVES[(turn + 7) % 10]} road.")
+    return (
+        f"The {a} {b} near the {c} looked {ADJECTIVES[(turn + 3) % 10]} this morning, and we talked about "
+        f"the {NOUNS[(turn + 5) % 10]} for a while before walking home along the {ADJECTIVES[(turn + 7) % 10]} road."
+    )
 
 
 def test_planted_facts_and_requirements_survive_verbatim(session: Session) -> None:
@@ -484,7 +488,7 @@ def test_invariant_5_an_appended_segment_leaves_the_block_before_it_unchanged(lo
     _, service, model, _ = long_run
     data = [next((m.content for m in call if DATA_OPEN in m.content), "") for call in model.calls]
     appends = 0
-    for (before, after), (v1, v2) in zip(zip(data, data[1:]), zip(service.versions, service.versions[1:])):
+    for (before, after), (v1, v2) in zip(pairwise(data), pairwise(service.versions), strict=False):
         headers = [line for line in before.splitlines() if line.startswith("[segment uids")]
         grown = [line for line in after.splitlines() if line.startswith("[segment uids")]
         if v1 != v2 and headers and grown[: len(headers)] == headers and len(grown) > len(headers):
@@ -528,14 +532,14 @@ def test_one_event_folds_down_to_the_post_compaction_target(session: Session) ->
 def test_a_user_message_that_opens_a_new_day_carries_the_date_as_people_write_it(session: Session) -> None:
     """"When did …" stays answerable from the raw turns too, and the date reads as in the
     segments' days line."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    from mfs_desktop.compaction.segments import days_line
     from mfs_desktop.store.models import MessageDraft
+    from mfs_desktop.store.segment_records import days_line
 
     conversation = session.transcript.create_conversation().id
     for day, text in ((7, "We met at the lake."), (8, "Today I signed the lease.")):
-        now = datetime(2023, 5, day, 13, tzinfo=timezone.utc).timestamp()
+        now = datetime(2023, 5, day, 13, tzinfo=UTC).timestamp()
         session.transcript.append(conversation, [MessageDraft("user", text), MessageDraft("assistant", "Noted.")],
                                   now=now)
     service = ChatService(session, FakeModel(), provider="fake", window=4096)

@@ -11,7 +11,6 @@ import os
 import subprocess
 
 import pytest
-
 from conftest import REPO
 
 

@@ -17,8 +17,8 @@ from prefill_clock import Clock, Step  # noqa: E402
 from mfs_desktop.compaction.compactor import ExtractiveCompactor  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
-from mfs_desktop.runtime.protocol import ChatMessage  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
+from mfs_desktop.runtime.protocol import ChatMessage  # noqa: E402
 from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
 from mfs_desktop.services.replay import common_prefix  # noqa: E402
 
@@ -105,7 +105,9 @@ def test_clock_prefills_only_what_the_cache_misses(tokenizer) -> None:
     timed = clock.replay(steps)
     # the first request whole, then for each later one what neither it nor its answer held
     answers = [list(s.ids) for s in steps if s.kind == "answer"]
-    expected = len(requests[0]) + sum(len(r) - common_prefix(p + a, r) for p, a, r in zip(requests, answers, requests[1:]))
+    expected = len(requests[0]) + sum(
+        len(r) - common_prefix(p + a, r) for p, a, r in zip(requests, answers, requests[1:], strict=False)
+    )
     assert timed.prefilled_tokens == timed.measured_tokens == expected < sum(map(len, requests)) / 2
     assert timed.requests == timed.measured_requests == 4 and timed.seconds > 0
     assert list(clock.llama.input_ids[: clock.llama.n_tokens]) == requests[-1]  # the cache holds what was sent
@@ -132,7 +134,7 @@ def test_clock_shift_moves_the_kv_cache_in_place(tokenizer) -> None:
 
 
 def test_evidence_is_read_in_views_over_time_against_what_came_before(tokenizer) -> None:
-    from bench_peers import evidence_over_views, evidence_presence, sampled_turns, run_requests
+    from bench_peers import evidence_over_views, evidence_presence, run_requests, sampled_turns
 
     messages = conversation(40)
     document = {"qa": [{"category": 4, "question": "How far?", "answer": "3 km", "evidence": ["D1:2"]},

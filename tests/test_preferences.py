@@ -17,8 +17,16 @@ from mfs_desktop.services.session import Session
 def test_preferences_round_trip_and_default_to_the_bundled_model(session: Session) -> None:
     assert load_preferences(session.database) == Preferences()
     assert Preferences().model_choice().model_path is None  # the bundled GGUF
-    saved = save_preferences(session.database, Preferences(model_path=str(default_model_path()), window=4096,
-                                                           threads=2, send_key="ctrl+enter", profile_text="  I am Ada. "))
+    saved = save_preferences(
+        session.database,
+        Preferences(
+            model_path=str(default_model_path()),
+            window=4096,
+            threads=2,
+            send_key="ctrl+enter",
+            profile_text="  I am Ada. ",
+        ),
+    )
     assert saved.profile_text == "I am Ada."
     assert load_preferences(session.database) == saved
     assert saved.model_choice().window == 4096 and saved.model_choice().threads == 2

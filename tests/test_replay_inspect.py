@@ -53,8 +53,9 @@ def test_replay_then_inspect(tmp_path: Path, data_root: Path) -> None:
     payload = run_cli("inspect", "--conversation", report["conversation_id"], "--window", "2048", "--payload",
                       data_dir=data_root)
     assert "<|im_start|>system" in payload.stdout and "compressed below" in payload.stdout
-    assert re.search(r"days: [^\n]*; (Sun|Mon|Tues|Wednes|Thurs|Fri|Satur)day \d May 2023 turns \d+–\d+", payload.stdout), \
-        "compressed days keep their dates, the newest whole"
+    assert re.search(
+        r"days: [^\n]*; (Sun|Mon|Tues|Wednes|Thurs|Fri|Satur)day \d May 2023 turns \d+–\d+", payload.stdout
+    ), "compressed days keep their dates, the newest whole"
     assert "days: May 2023 turns 1–" in payload.stdout, "the oldest coarsen to their month within the budget"
 
 

@@ -90,7 +90,8 @@ def test_refused_connection_switches(llama: LlamaServer) -> None:
 def test_incomplete_fallback_is_never_used(llama: LlamaServer, failing: MisbehavingServer) -> None:
     for half in (Endpoint(llama.url, "smol", ""), Endpoint(llama.url, "", "k"), Endpoint("", "smol", "k")):
         events: list[tuple[str, str]] = []
-        switch = EndpointSwitch(Endpoint(failing.url, "big", "k"), half, on_event=lambda k, r: events.append((k, r)))
+        switch = EndpointSwitch(Endpoint(failing.url, "big", "k"), half,
+                                on_event=lambda k, r, seen=events: seen.append((k, r)))
         with pytest.raises(ProviderError, match="HTTP 500"):
             _ask(OpenAICompatibleModel(switch))
         assert events == [] and switch.active == "primary"

@@ -18,12 +18,24 @@ def _all_bytes(root: Path) -> dict[str, bytes]:
 def test_sentinel_text_absent_from_database_and_wal(data_root: Path) -> None:
     session = open_test_session(data_root)
     conversation = session.transcript.create_conversation()
-    session.transcript.append(conversation.id, [MessageDraft("user", SENTINEL), MessageDraft("assistant", SENTINEL[::-1])])
+    session.transcript.append(
+        conversation.id, [MessageDraft("user", SENTINEL), MessageDraft("assistant", SENTINEL[::-1])]
+    )
     blob = session.attachments.put(("attached " + SENTINEL).encode(), name="notes.txt", media_type="text/plain")
-    session.transcript.append(conversation.id, [MessageDraft("user", "see attachment", origin="document", attachment_sha256=blob.sha256)])
+    session.transcript.append(
+        conversation.id, [MessageDraft("user", "see attachment", origin="document", attachment_sha256=blob.sha256)]
+    )
     files = _all_bytes(data_root)
-    assert (data_root / "transcript.db-wal").stat().st_size > 0, "the WAL must hold the fresh pages for this check to mean anything"
-    needles = [SENTINEL.encode(), SENTINEL[::-1].encode(), b"zebra-sentinel", b"SQLite format 3", SENTINEL.encode("utf-16-le")]
+    assert (data_root / "transcript.db-wal").stat().st_size > 0, (
+        "the WAL must hold the fresh pages for this check to mean anything"
+    )
+    needles = [
+        SENTINEL.encode(),
+        SENTINEL[::-1].encode(),
+        b"zebra-sentinel",
+        b"SQLite format 3",
+        SENTINEL.encode("utf-16-le"),
+    ]
     for name, content in files.items():
         for needle in needles:
             assert needle not in content, f"{needle!r} readable in {name}"

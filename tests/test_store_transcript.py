@@ -64,8 +64,10 @@ def test_invariant_1_triggers_refuse_update_and_delete_of_messages(session: Sess
             connection.execute(statement)
     with pytest.raises(sqlcipher3.IntegrityError, match="monotonic"):
         connection.execute(
-            "INSERT INTO messages (conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, epoch) "
-            "VALUES (?, 1, 1, 'user', 'own', 'x', ?, 0, 1)", (conversation.id, "0" * 64))
+            "INSERT INTO messages (conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, "
+            "epoch) VALUES (?, 1, 1, 'user', 'own', 'x', ?, 0, 1)",
+            (conversation.id, "0" * 64),
+        )
     assert [m.text for m in session.transcript.messages(conversation.id)] == ["original words", "reply"]
 
 
@@ -164,7 +166,9 @@ def test_attachment_lives_while_referenced_plus_48_hours(session: Session) -> No
     conversation = session.transcript.create_conversation()
     blob = session.attachments.put(b"report line 1\nline 2", name="r.txt", media_type="text/plain", now=0.0)
     assert blob.first_line == "report line 1" and blob.unreferenced_since == 0.0
-    session.transcript.append(conversation.id, [MessageDraft("user", "see doc", origin="document", attachment_sha256=blob.sha256)])
+    session.transcript.append(
+        conversation.id, [MessageDraft("user", "see doc", origin="document", attachment_sha256=blob.sha256)]
+    )
     assert session.attachments.info(blob.sha256).unreferenced_since is None
     assert apply_retention(session.database, now=10 * DAY).attachments_purged == 0
     session.transcript.trash(conversation.id)

@@ -26,14 +26,21 @@ def test_sentences_split_on_cjk_stops_without_spaces_and_on_latin_stops_with_the
     assert list(sentences("1. first item\n- second item\n3.5 GB free")) == ["first item", "second item", "3.5 GB free"]
 
 
-@pytest.mark.parametrize(("text", "kept", "left"), [
-    ("我的航班号是CA1837，明天早上出发，记得提醒我带护照", "我的航班号是CA1837", "记得提醒我带护照"),
-    ("运行pip install -r requirements.txt时报错了，不知道为什么", "运行pip install -r requirements.txt时报错了", "不知道为什么"),
-    ("备份都在/srv/backup里面，别的地方没有", "备份都在/srv/backup里面", "别的地方没有"),
-    ("Die Miete beträgt 1.240 Euro, das ist viel, finde ich", "Die Miete beträgt 1.240 Euro", "das ist viel"),
-    ("Thanks so much, my flight is BA0287, see you soon", "my flight is BA0287", "see you soon"),
-    ("公司的VPN地址是vpn.example-corp.cn，挺好记的", "公司的VPN地址是vpn.example-corp.cn", "挺好记的"),
-])
+@pytest.mark.parametrize(
+    ("text", "kept", "left"),
+    [
+        ("我的航班号是CA1837，明天早上出发，记得提醒我带护照", "我的航班号是CA1837", "记得提醒我带护照"),
+        (
+            "运行pip install -r requirements.txt时报错了，不知道为什么",
+            "运行pip install -r requirements.txt时报错了",
+            "不知道为什么",
+        ),
+        ("备份都在/srv/backup里面，别的地方没有", "备份都在/srv/backup里面", "别的地方没有"),
+        ("Die Miete beträgt 1.240 Euro, das ist viel, finde ich", "Die Miete beträgt 1.240 Euro", "das ist viel"),
+        ("Thanks so much, my flight is BA0287, see you soon", "my flight is BA0287", "see you soon"),
+        ("公司的VPN地址是vpn.example-corp.cn，挺好记的", "公司的VPN地址是vpn.example-corp.cn", "挺好记的"),
+    ],
+)
 def test_a_fact_glued_to_its_text_is_kept_with_its_own_clause_and_not_the_rest(text: str, kept: str, left: str) -> None:
     facts = [fact.text for fact in extract_facts([(1, text, "user")])]
     assert facts == [kept], facts
@@ -41,7 +48,9 @@ def test_a_fact_glued_to_its_text_is_kept_with_its_own_clause_and_not_the_rest(t
 
 
 def test_every_clause_of_a_sentence_holding_a_fact_keeps_the_sentence_whole() -> None:
-    assert [f.text for f in extract_facts([(1, "On May 8, 2023, I ran 5 km.", "user")])] == ["On May 8, 2023, I ran 5 km."]
+    assert [f.text for f in extract_facts([(1, "On May 8, 2023, I ran 5 km.", "user")])] == [
+        "On May 8, 2023, I ran 5 km."
+    ]
 
 
 def test_salience_reads_chinese_by_bigrams_and_every_language_past_its_stop_list() -> None:

@@ -9,12 +9,18 @@ from mfs_desktop.compaction.consolidate import plan_consolidation, sink
 from mfs_desktop.compaction.facts import classify, clip
 from mfs_desktop.compaction.quotes import StoredQuotes, binding_class, build_quote_track
 from mfs_desktop.compaction.salience import content_words, pick_salient
-from mfs_desktop.compaction.segments import (WHOLE_MESSAGE_SHARE, draft_segment, extract_items, held_sentences,
-                                             source_digest, verify_items)
-from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.compaction.segments import (
+    WHOLE_MESSAGE_SHARE,
+    draft_segment,
+    extract_items,
+    held_sentences,
+    verify_items,
+)
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import MessageDraft
+from mfs_desktop.store.segment_records import source_digest
 
 
 def test_commands_are_told_apart_from_everyday_verbs() -> None:
@@ -101,8 +107,10 @@ def test_a_segment_carries_its_users_words_and_a_merge_shrinks_them_binding_firs
     first = _range(session, [("Please never schedule anything before nine for me.", "Understood."), *chatter])
     second = _range(session, [*chatter, ("From now on, call my sister Bee.", "Noted.")])
     count = estimate_text_tokens
-    segments = [draft_segment(part, extract_items(part, 100, estimate_text_tokens), degraded=True, profile=profile, count=count)
-                for part in (first, second)]
+    segments = [
+        draft_segment(part, extract_items(part, 100, estimate_text_tokens), degraded=True, profile=profile, count=count)
+        for part in (first, second)
+    ]
     for segment in segments:
         assert segment.quotes and sum(count(q) for q in segment.quotes) <= profile.segment_quote_tokens
         assert "the user's own words, verbatim:" in segment.render()
@@ -162,9 +170,14 @@ def test_salience_covers_different_things_before_restating_one() -> None:
 
 
 def test_the_quote_track_fills_with_what_the_user_told_not_with_chat(session: Session) -> None:
-    messages = _range(session, [("Keep it up! Wow, that looks great!", "Thanks."),
-                                ("That must have been awesome. I started learning the cello in Oslo last May.", "Nice."),
-                                ("Check out my painting! Never book me flights before nine.", "Noted.")])
+    messages = _range(
+        session,
+        [
+            ("Keep it up! Wow, that looks great!", "Thanks."),
+            ("That must have been awesome. I started learning the cello in Oslo last May.", "Nice."),
+            ("Check out my painting! Never book me flights before nine.", "Noted."),
+        ],
+    )
     track = build_quote_track(messages, 30, estimate_text_tokens)
     assert [line.split(") ", 1)[1] for line in track.lines] == [
         "I started learning the cello in Oslo last May.", "Never book me flights before nine."]
@@ -214,10 +227,16 @@ def test_encouragement_promises_guesses_and_one_off_asks_bind_nothing() -> None:
         assert binding_class(chat) is None, chat
     # the speaker's own goals and plans, or a need told in passing: 35 binding sentences on
     # LoCoMo 26/30/41/42/43/44 and most of a long talk's deepest segment
-    for goal in ("I want to help make their lives better.", "I want my kids to learn that too.",
-                 "I want it to be a place of support.", "I need to take my pups for a stroll there.",
-                 "We should plan a trip for both of us!", "I should really try making one!",
-                 "If I need anything, I'll be sure to reach out.", "Maybe this is the change I need, you gave me the push!"):
+    for goal in (
+        "I want to help make their lives better.",
+        "I want my kids to learn that too.",
+        "I want it to be a place of support.",
+        "I need to take my pups for a stroll there.",
+        "We should plan a trip for both of us!",
+        "I should really try making one!",
+        "If I need anything, I'll be sure to reach out.",
+        "Maybe this is the change I need, you gave me the push!",
+    ):
         assert binding_class(goal) is None, goal
     for requirement in ("Keep it short when I'm at work.", "Make sure you cite the page numbers.",
                         "You should always check the logs first.", "I want you to answer in French.",
@@ -324,7 +343,8 @@ def test_a_merge_lands_within_the_shrink_gate_and_keeps_binding_words_within_the
 def test_the_days_line_stays_within_its_budget_oldest_days_coarsening_first() -> None:
     """A block bounded however long the talk: the deepest segment absorbs every older one, and
     without a bound its days line held a span per day (1,197 tokens over 99 LoCoMo days)."""
-    from mfs_desktop.compaction.segments import bounded_days, days_line
+    from mfs_desktop.compaction.segments import bounded_days
+    from mfs_desktop.store.segment_records import days_line
 
     spans = [(f"2023-{month:02d}-{day:02d}", 3 * (4 * (month - 1) + n) + 1, 3 * (4 * (month - 1) + n) + 3)
              for month in range(1, 13) for n, day in enumerate((2, 9, 16, 23))]
@@ -333,7 +353,7 @@ def test_the_days_line_stays_within_its_budget_oldest_days_coarsening_first() ->
         days = bounded_days(spans, budget, estimate_text_tokens)
         assert estimate_text_tokens(days_line(days)) <= budget or len(days) == 1
         assert days[0][1] == 1 and days[-1][2] == 144, "the whole range stays covered"
-        assert all(a[2] < b[1] for a, b in zip(days, days[1:])), "spans stay in order, without overlap"
+        assert all(a[2] < b[1] for a, b in zip(days, days[1:], strict=False)), "spans stay in order, without overlap"
     days = bounded_days(spans, 300, estimate_text_tokens)
     assert days[0][0] == "2023-01" and days[-1][0] == "2023-12-23", "old days become months, the newest stay days"
     assert bounded_days(spans, 40, estimate_text_tokens)[-1][0] == "2023-12", "then old months become years"

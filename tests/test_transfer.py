@@ -12,7 +12,14 @@ from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.session import Session
-from mfs_desktop.services.transfer import PLAINTEXT_NOTICE, ExportRange, export_html, export_json, export_markdown, import_json
+from mfs_desktop.services.transfer import (
+    PLAINTEXT_NOTICE,
+    ExportRange,
+    export_html,
+    export_json,
+    export_markdown,
+    import_json,
+)
 from mfs_desktop.store.models import MessageDraft
 
 HOSTILE = '<script>alert("x")</script> & <img src=x onerror=alert(1)> "quoted" \'single\''
@@ -20,8 +27,10 @@ HOSTILE = '<script>alert("x")</script> & <img src=x onerror=alert(1)> "quoted" \
 
 def _rich_conversation(session: Session) -> str:
     conversation = session.transcript.create_conversation()
-    blob = session.attachments.put("doc line one\nsecond".encode(), name="doc.txt", media_type="text/plain")
-    session.transcript.append(conversation.id, [MessageDraft("user", HOSTILE), MessageDraft("assistant", "Ünïcødé ✓ 字")])
+    blob = session.attachments.put(b"doc line one\nsecond", name="doc.txt", media_type="text/plain")
+    session.transcript.append(
+        conversation.id, [MessageDraft("user", HOSTILE), MessageDraft("assistant", "Ünïcødé ✓ 字")]
+    )
     session.transcript.append(conversation.id, [
         MessageDraft("user", "attached", origin="document", attachment_sha256=blob.sha256),
         MessageDraft("assistant", "", tool_name="read_document", tool_arguments='{"offset": 0}', tool_call_id="t1"),
@@ -106,7 +115,9 @@ def test_cli_export_import_list(tmp_path: Path) -> None:
     conversation_id = _rich_conversation(source)
     source.close()
     out = tmp_path / "out.json"
-    result = run_cli("export", "--conversation", conversation_id, "--format", "json", "--out", str(out), data_dir=tmp_path / "a")
+    result = run_cli(
+        "export", "--conversation", conversation_id, "--format", "json", "--out", str(out), data_dir=tmp_path / "a"
+    )
     assert result.returncode == 0, result.stderr
     assert "plaintext" in result.stderr
     result = run_cli("export", "--all", "--format", "html", "--out", str(tmp_path / "all"), data_dir=tmp_path / "a")

@@ -16,7 +16,6 @@ from mfs_desktop.store.models import MessageDraft  # noqa: E402
 from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
 from mfs_desktop.ui.unlock_dialog import UnlockDialog  # noqa: E402
 
-
 FAKE = ModelChoice("fake")
 
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from mfs_desktop.compaction.facts import PRIORITY, classify, fact_text
 from mfs_desktop.compaction.quotes import StoredQuotes
 from mfs_desktop.compaction.salience import pick_salient
-from mfs_desktop.compaction.segments import (GuideItem, SegmentDraft, bounded_days, held_sentences, merge_days,
-                                             source_digest)
-from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.compaction.segments import bounded_days, held_sentences, merge_days
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.store.models import Message
+from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, source_digest
 
 SINK_ITEM_CHARS = 120
 
@@ -79,7 +79,9 @@ def sink(group: Sequence[SegmentDraft], profile: ContextProfile, count: Callable
             candidates.setdefault(text, GuideItem(text, item.source_turns))
     texts = list(candidates)
     costs = [count(candidates[text].line()) for text in texts]
-    picked = pick_salient(texts, costs, min(profile.output_target(before), max(0, room - binding) // 2), at_least_one=True)
+    picked = pick_salient(
+        texts, costs, min(profile.output_target(before), max(0, room - binding) // 2), at_least_one=True
+    )
     items = [candidates[texts[i]] for i in picked]
     room = max(0, room - sum(costs[i] for i in picked))
     quotes = stored.refit(min(profile.segment_quote_tokens, room), count, shown=held_sentences(items, skeleton.facts),

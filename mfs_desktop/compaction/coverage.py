@@ -17,7 +17,9 @@ class CoverageReport:
     ms: float
 
 
-def check_coverage(ranges: Sequence[tuple[int, int]], visible_uids: Sequence[int], start_after: int = 0) -> CoverageReport:
+def check_coverage(
+    ranges: Sequence[tuple[int, int]], visible_uids: Sequence[int], start_after: int = 0
+) -> CoverageReport:
     """`ranges` are the active segments' (uid_start, uid_end) in block order; `visible_uids` the
     sorted uids of the current view. O(segments × log messages)."""
     started = time.perf_counter()

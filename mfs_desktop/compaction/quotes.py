@@ -85,7 +85,10 @@ class StoredQuotes:
     def read(cls, tracks: Sequence[Sequence[str]], dropped_before: int) -> StoredQuotes:
         candidates = []
         for line in (line for track in tracks for line in track):
-            uid, text = _QUOTE_LINE.match(line).groups()
+            match = _QUOTE_LINE.match(line)
+            if match is None:  # not a line this module wrote: nothing to rank it by
+                continue
+            uid, text = match.groups()
             marker = text.startswith("[")
             candidates.append(_Candidate(0 if marker else binding_class(text), int(uid), line, "" if marker else text))
         return cls(tuple(candidates), dropped_before)

@@ -7,18 +7,17 @@ snapshot taken before its thread starts and never reads live state.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from typing import Any
 
 from mfs_desktop.compaction.facts import Fact, clip, extract_facts, fact_text, within_budget
 from mfs_desktop.compaction.quotes import build_quote_track
 from mfs_desktop.compaction.salience import pick_salient
 from mfs_desktop.compaction.text_units import sentences
-from mfs_desktop.context.profile import ContextProfile
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.store.models import Message
+from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, day_label, days_line, source_digest
 
 Counter = Callable[[str], int]
 
@@ -32,73 +31,13 @@ class CompactorOutputRejected(Exception):
     """The compactor's output failed verification; the caller builds a degraded segment."""
 
 
-@dataclass(frozen=True)
-class GuideItem:
-    text: str
-    source_turns: tuple[int, ...]
-
-    def as_dict(self) -> dict:
-        """The item as the compactor writes it and the store keeps it."""
-        return {"text": self.text, "source_turns": list(self.source_turns)}
-
-    def line(self) -> str:
-        """The item as the segment block shows it."""
-        return f"- {self.text} ({cited_turns(self.source_turns)})"
-
-
-def cited_turns(turns: Sequence[int]) -> str:
-    """"turn 7" or "turns 7, 9": how an item cites its sources, in the block and in the panel."""
-    return f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
-
-
-@dataclass(frozen=True)
-class SegmentDraft:
-    uid_start: int
-    uid_end: int
-    turn_start: int
-    turn_end: int
-    depth: int
-    degraded: bool
-    source_digest: str
-    items: tuple[GuideItem, ...]
-    facts: tuple[str, ...]
-    dropped_facts: int
-    days: tuple[tuple[str, int, int], ...] = ()  # (UTC day, first turn, last turn): "when did …" stays answerable
-    # The user-quote track of this segment's range. It travels with its segment rather than
-    # in a zone after the block: a new segment is then a pure append, and an event no longer
-    # re-prefills the whole track.
-    quotes: tuple[str, ...] = ()
-    dropped_quotes: int = 0
-
-    def render(self) -> str:
-        head = (f"[segment uids {self.uid_start}–{self.uid_end} · turns {self.turn_start}–{self.turn_end}"
-                f"{' · degraded' if self.degraded else ''}]")
-        lines = [head]
-        if self.days:
-            lines.append(days_line(self.days))
-        lines += [item.line() for item in self.items]
-        if self.facts:
-            lines.append("facts, verbatim:")
-            lines += [f"  {fact}" for fact in self.facts]
-        if self.dropped_facts:
-            lines.append(f"  ({self.dropped_facts} more fact lines in the originals)")
-        if self.quotes:
-            lines.append("the user's own words, verbatim:")
-            lines += [f"  {quote}" for quote in self.quotes]
-        if self.dropped_quotes:
-            lines.append(f"  ({self.dropped_quotes} less binding sentences of the user's not shown; recall_history has them)")
-        return "\n".join(lines)
-
-
-def source_digest(messages: Sequence[Message]) -> str:
-    """The digest of a transcript range: uids and per-message text hashes, in order."""
-    body = "\n".join(f"{m.uid}:{m.text_sha256}" for m in messages)
-    return hashlib.sha256(body.encode("ascii")).hexdigest()
-
-
 def turn_starts(messages: Sequence[Message]) -> list[int]:
     """Indexes where a turn starts: a user message (tool results always follow their call)."""
-    return [i for i, m in enumerate(messages) if m.role == "user" and (i == 0 or m.turn_ordinal != messages[i - 1].turn_ordinal)]
+    return [
+        i
+        for i, m in enumerate(messages)
+        if m.role == "user" and (i == 0 or m.turn_ordinal != messages[i - 1].turn_ordinal)
+    ]
 
 
 def choose_range(
@@ -112,7 +51,7 @@ def choose_range(
     starts = turn_starts(uncovered)
     if len(starts) < 2:
         return [], "range_too_small"
-    turns = [list(uncovered[a:b]) for a, b in zip(starts, [*starts[1:], len(uncovered)])]
+    turns = [list(uncovered[a:b]) for a, b in zip(starts, [*starts[1:], len(uncovered)], strict=False)]
     costs = [sum(count(m.text) + 4 for m in turn) for turn in turns]
     tail_room = profile.tokens(profile.post_compaction_target) - fixed_tokens
     input_budget = profile.tokens(profile.compactor_input)
@@ -143,7 +82,11 @@ def compactor_input(messages: Sequence[Message]) -> str:
     lines = []
     for message in messages:
         body = _tool_digest(message.text) if message.role == "tool" else message.text
-        call = f" called {message.tool_name}({message.tool_arguments})" if message.tool_name and message.role == "assistant" else ""
+        call = (
+            f" called {message.tool_name}({message.tool_arguments})"
+            if message.tool_name and message.role == "assistant"
+            else ""
+        )
         lines.append(f"[turn {message.turn_ordinal} · uid {message.uid} · {message.role}{call}]\n{body}")
     return "\n\n".join(lines)
 
@@ -229,11 +172,6 @@ def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Coun
     return tuple(fact.render() for fact in kept), dropped
 
 
-def day_label(stamp: float) -> str:
-    """The UTC day a stored time falls on, as "2023-05-08": the key of days lines and date lines."""
-    return datetime.fromtimestamp(stamp, tz=timezone.utc).strftime("%Y-%m-%d")
-
-
 def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
     spans: list[list] = []
     for message in messages:
@@ -245,30 +183,6 @@ def day_spans(messages: Sequence[Message]) -> tuple[tuple[str, int, int], ...]:
     return tuple((day, first, last) for day, first, last in spans)
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-def spoken_date(label: str) -> str:
-    """A stored day label as people write dates: "2023-05-08" is "Monday 8 May 2023", "2023-05"
-    is "May 2023", a year or a span of years stays. People write the day first ("7 May
-    2023", "June 2023"), and the ISO form cost 4 tokens more per day with the
-    bundled tokenizer. Stored labels stay ISO, so that coarsening is a prefix. The names are our
-    own rather than strftime's: Qt applies the desktop's locale to C's, and the rendered block,
-    which the KV cache reuses as a prefix, must not change with it."""
-    if len(label) == 7:
-        return f"{_MONTHS[int(label[5:7]) - 1]} {label[:4]}"
-    if len(label) == 10:
-        day = datetime.strptime(label, "%Y-%m-%d")
-        return f"{_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}"
-    return label
-
-
-def days_line(days: Sequence[Sequence]) -> str:
-    return "days: " + "; ".join(spoken_date(day) + (f" turns {a}–{b}" if a != b else f" turn {a}") for day, a, b in days)
-
-
 def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,
                  count: Counter) -> tuple[tuple[str, int, int], ...]:
     """The days line within `budget_tokens`, coarsened oldest first: the days of one month
@@ -276,7 +190,7 @@ def bounded_days(spans: Sequence[tuple[str, int, int]], budget_tokens: int,
     one range (2023…2024), so the newest days keep their dates. Without a bound the deepest
     segment, which absorbs the rest, carried a span per day of the whole talk: a talk of 99
     days gave a 1,197-token days line, 0.15 of an 8,192 window."""
-    days = [list(span) for span in spans]
+    days: list[list[Any]] = [list(span) for span in spans]  # [label, first turn, last turn]
 
     def over() -> bool:
         return len(days) > 1 and count(days_line(days)) > budget_tokens

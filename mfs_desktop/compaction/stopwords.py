@@ -50,7 +50,9 @@ CHINESE_WORDS = """
 现在 然后 如果 已经 一些 自己 这样 那样 时候 其实 而且 或者 不是 不过 这么 那么 哈哈 谢谢 好的 是的 嗯嗯 应该 一直
 """
 JAPANESE_CHARACTERS = "のはがをにでともへやかなねよだですますしたっいるうえおこそあ"
-JAPANESE_WORDS = "です ます した して この その あの これ それ あれ ない ある いる から まで けど でも とても ありがとう"
+JAPANESE_WORDS = (
+    "です ます した して この その あの これ それ あれ ない ある いる から まで けど でも とても ありがとう"
+)
 
 LATIN = frozenset(" ".join((ENGLISH, GERMAN, FRENCH, SPANISH)).split())
 CJK_CHARACTERS = frozenset(CHINESE_CHARACTERS + JAPANESE_CHARACTERS)

@@ -19,14 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from mfs_desktop.compaction.segments import SegmentDraft, day_label, spoken_date, turn_starts
+from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import to_chat_message
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.snapshot import SendView
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.neutral import neutralize
 from mfs_desktop.runtime.protocol import ChatMessage, ToolSpec
 from mfs_desktop.store.models import Conversation, Message
+from mfs_desktop.store.segment_records import SegmentDraft, day_label, spoken_date
 
 DATA_OPEN = "<conversation-data>"
 DATA_CLOSE = "</conversation-data>"
@@ -148,8 +149,15 @@ def build_send_view(
     view = SendView(conversation.id, conversation.epoch, conversation.lineage_id, user_uid,
                     first_uid=sent[0].uid if sent else visible[-1].uid, last_uid=visible[-1].uid, messages=tuple(chat))
     report = ViewReport(
-        tokens=tokens, window=profile.window, covered_end=covered_end, segments=len(block), raw_messages=len(sent),
-        left_out=len(raw) - len(sent), cleared_tool_results=sum(1 for m in sent if m.role == "tool" and m.uid <= tool_clear_uid),
-        data_block_tokens=count(data_text) if data_text else 0, fallback=fallback, block_version=block_version,
+        tokens=tokens,
+        window=profile.window,
+        covered_end=covered_end,
+        segments=len(block),
+        raw_messages=len(sent),
+        left_out=len(raw) - len(sent),
+        cleared_tool_results=sum(1 for m in sent if m.role == "tool" and m.uid <= tool_clear_uid),
+        data_block_tokens=count(data_text) if data_text else 0,
+        fallback=fallback,
+        block_version=block_version,
     )
     return view, report

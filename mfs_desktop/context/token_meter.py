@@ -17,6 +17,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from mfs_desktop.runtime.estimate import MESSAGE_OVERHEAD_TOKENS, estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, ToolSpec
@@ -59,7 +60,7 @@ class TokenMeter:
         self._warned: set[str] = set()
         self._lock = threading.Lock()
 
-    def for_conversation(self, conversation_id: str) -> "ConversationCounter":
+    def for_conversation(self, conversation_id: str) -> ConversationCounter:
         return ConversationCounter(self, conversation_id)
 
     def preheat(self, conversation_id: str) -> Anchor | None:
@@ -85,7 +86,7 @@ class TokenMeter:
         return "anchored" if self._extends(self.preheat(conversation_id), messages) else "estimated"
 
     @staticmethod
-    def _extends(anchor: Anchor | None, messages: Sequence[ChatMessage]) -> bool:
+    def _extends(anchor: Anchor | None, messages: Sequence[ChatMessage]) -> TypeGuard[Anchor]:
         return anchor is not None and anchor.message_count <= len(messages) \
             and prefix_digest(messages[:anchor.message_count]) == anchor.prefix_digest
 

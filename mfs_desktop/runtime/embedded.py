@@ -15,6 +15,7 @@ import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import llama_cpp
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
@@ -73,7 +74,7 @@ class EmbeddedModel:
     def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
         """The prompt the template makes. The prompt is tokenized with special tokens parsed (the
         template's own structure is made of them), so no message may spell one."""
-        wire = [{"role": m.role, "content": self._without_control(_content(m))} for m in messages]
+        wire: list[Any] = [{"role": m.role, "content": self._without_control(_content(m))} for m in messages]
         if tools:
             if wire and wire[0]["role"] == "system":
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
@@ -140,6 +141,7 @@ class EmbeddedModel:
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
         watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
+        grammar: llama_cpp.LlamaGrammar | None
         if json_schema is not None:
             grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(json_schema), verbose=False)
         else:

@@ -20,6 +20,7 @@ from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
 
+
 @dataclass(frozen=True)
 class Step:
     kind: str  # text | tool_call | error | hang | garbage | truncate | http_error
@@ -50,7 +51,7 @@ class FakeModel:
         self.calls: list[tuple[ChatMessage, ...]] = []
 
     @classmethod
-    def from_environment(cls) -> "FakeModel":
+    def from_environment(cls) -> FakeModel:
         raw = os.environ.get("MFS_FAKE_SCRIPT")
         return cls([Step(**step) for step in json.loads(raw)] if raw else ())
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 from httpx_sse import EventSource, SSEError, connect_sse
@@ -340,7 +340,7 @@ def _retry_after(value: str | None) -> float | None:
         seconds = float(value)
     except ValueError:
         try:
-            seconds = (email.utils.parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
+            seconds = (email.utils.parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds()
         except (TypeError, ValueError):
             return None
     return min(max(seconds, 0.0), MAX_REST) if math.isfinite(seconds) else None

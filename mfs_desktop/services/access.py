@@ -31,7 +31,9 @@ def _require_access(root: Path, readable: tuple[Path, ...], writable: tuple[Path
         _require_creatable(root)
         return
     if not root.is_dir():
-        raise StorageAccess(f"The data folder {root} is not a folder; choose another with --data-dir. {_NOTHING_CHANGED}")
+        raise StorageAccess(
+            f"The data folder {root} is not a folder; choose another with --data-dir. {_NOTHING_CHANGED}"
+        )
     if not os.access(root, os.R_OK | os.X_OK):
         raise StorageAccess(f"The data folder {root} cannot be read: permission denied. Give your user access to it "
                             f"(chmod u+rwx {root}). {_NOTHING_CHANGED}")

@@ -1,9 +1,10 @@
 """The generation lifecycle (DESIGN section 8, before compaction).
 
-persist the user turn (through the outbox, before any model work) → assemble the send view from the transcript → freeze it (bytes +
-sha256) and persist → call the model, streaming, cancellable → commit the answer and its
-usage in one transaction. A crash leaves a generation that `resume` finishes from the same
-frozen bytes; Regenerate makes a new generation and keeps the earlier answer selectable.
+persist the user turn (through the outbox, before any model work) → assemble the send view
+from the transcript → freeze it (bytes + sha256) and persist → call the model, streaming,
+cancellable → commit the answer and its usage in one transaction. A crash leaves a generation
+that `resume` finishes from the same frozen bytes; Regenerate makes a new generation and keeps
+the earlier answer selectable.
 """
 
 from __future__ import annotations
@@ -19,24 +20,24 @@ from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
 from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
 from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.context.send_view import ViewReport, build_send_view, render_data_block
 from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
-from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
+from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.compaction import Compaction, CompactionPlan, PreCompactor, render_slot
+from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.session import Session
+from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
+from mfs_desktop.store.models import Conversation, Message, MessageDraft
 from mfs_desktop.store.outbox import Outbox
 from mfs_desktop.store.segments import SegmentStore
-from mfs_desktop.services.tools import ToolRunner
-from mfs_desktop.store.models import Conversation, Message, MessageDraft
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,9 @@ class TurnResult:
     usage: Usage
     fingerprint: str
     messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
+
+
+DEFAULT_SAMPLING = SamplingSettings()
 
 
 def _ignore(_: str) -> None:
@@ -91,7 +95,7 @@ def queue_message(session: Session, conversation_id: str, text: str, profile: Co
 
 class ChatService:
     def __init__(
-        self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = SamplingSettings(),
+        self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = DEFAULT_SAMPLING,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
         max_tool_rounds: int = 4, profile: ContextProfile | None = None,
         compactor_factory: Callable[[], Compactor] | None = None,

@@ -20,20 +20,20 @@ from mfs_desktop.compaction.compactor import Compactor
 from mfs_desktop.compaction.consolidate import plan_consolidation
 from mfs_desktop.compaction.segments import (
     CompactorOutputRejected,
-    SegmentDraft,
     choose_range,
     compactor_input,
     draft_segment,
     extract_items,
     verify_items,
 )
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.errors import EnvironmentFault
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.services.background import COMPACTOR_NICENESS, lower_current_thread_priority
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.pins import pinned_uids
+from mfs_desktop.store.segment_records import SegmentDraft
 from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentStore
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,10 @@ def render_slot(session: Session, conversation_id: str) -> str:
     parts = []
     pinned = pinned_messages(session, conversation_id)
     if pinned:
-        parts += ["Standing instructions the user pinned, in their words:", *(f"(uid {m.uid}) {m.text}" for m in pinned)]
+        parts += [
+            "Standing instructions the user pinned, in their words:",
+            *(f"(uid {m.uid}) {m.text}" for m in pinned),
+        ]
     profile_text = load_preferences(session.database).profile_text
     if profile_text:
         parts += ["The user's profile, in their words:", profile_text]
@@ -267,7 +270,9 @@ class PreCompactor:
                 # a fault of the environment (a full disk) is told in its own plain words
                 why = exc.message if isinstance(exc, EnvironmentFault) else f"failed ({type(exc).__name__})"
                 self._tell(conversation_id, CommitOutcome("rejected", why, ""))
-                log.warning("pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG")))
+                log.warning(
+                    "pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG"))
+                )
             finally:
                 with self._lock:
                     self._pending.pop(conversation_id, None)

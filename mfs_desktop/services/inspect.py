@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 
 from mfs_desktop.compaction.coverage import check_coverage
-from mfs_desktop.compaction.segments import cited_turns, days_line
 from mfs_desktop.context.send_view import DATA_OPEN
-from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.errors import NotFound
+from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.compaction import pinned_messages
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.segment_records import cited_turns, days_line
 from mfs_desktop.store.segments import SegmentStore
 
 

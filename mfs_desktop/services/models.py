@@ -44,7 +44,9 @@ def build_model(choice: ModelChoice, database: Database | None = None) -> ChatMo
 
         primary = load_endpoint(database, "primary") if database is not None else None
         if primary is None:
-            raise InvalidInput("No endpoint is configured; run `mfs-desktop endpoint set primary --url URL --model NAME`.")
+            raise InvalidInput(
+                "No endpoint is configured; run `mfs-desktop endpoint set primary --url URL --model NAME`."
+            )
         switch = EndpointSwitch(primary, load_endpoint(database, "fallback"), on_event=_log_switch)
         return OpenAICompatibleModel(switch)
     raise InvalidInput(f"Unknown provider {choice.provider!r}; use one of {', '.join(PROVIDERS)}.")

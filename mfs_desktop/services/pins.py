@@ -8,8 +8,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from mfs_desktop.context.profile import ContextProfile
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.compaction import pinned_messages, render_slot
 from mfs_desktop.services.session import Session

@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mfs_desktop.errors import InvalidInput
@@ -41,7 +41,7 @@ class ReplayTurn:
 
 def parse_locomo_time(text: str) -> float:
     """'1:56 pm on 8 May, 2023' → seconds since the epoch, UTC."""
-    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc).timestamp()
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC).timestamp()
 
 
 def locomo_sessions(path: Path) -> tuple[str, list[tuple[float, list[tuple[str, str]]]]]:
@@ -50,9 +50,16 @@ def locomo_sessions(path: Path) -> tuple[str, list[tuple[float, list[tuple[str, 
         first = document["speaker_a"]
         numbers = sorted(int(k.split("_")[1]) for k in document if k.startswith("session_") and k.count("_") == 1
                          and isinstance(document[k], list))
-        sessions = [(parse_locomo_time(document[f"session_{n}_date_time"]),
-                     [("user" if turn["speaker"] == first else "assistant", turn["text"]) for turn in document[f"session_{n}"]])
-                    for n in numbers]
+        sessions = [
+            (
+                parse_locomo_time(document[f"session_{n}_date_time"]),
+                [
+                    ("user" if turn["speaker"] == first else "assistant", turn["text"])
+                    for turn in document[f"session_{n}"]
+                ],
+            )
+            for n in numbers
+        ]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InvalidInput(f"{path} is not a LoCoMo conversation file ({type(exc).__name__}).") from None
     return f"LoCoMo {path.stem}: {first} and {document['speaker_b']}", sessions

@@ -25,7 +25,11 @@ class Session:
 
 
 def open_session(
-    data_dir: DataDir, passphrase: PassphraseSource, *, use_keychain: bool | None = None, scrypt_n: int = DEFAULT_SCRYPT_N
+    data_dir: DataDir,
+    passphrase: PassphraseSource,
+    *,
+    use_keychain: bool | None = None,
+    scrypt_n: int = DEFAULT_SCRYPT_N,
 ) -> Session:
     """Unlock and open; expired trash, attachments and ledger rows are purged on the way in."""
     database = open_database(data_dir, passphrase, use_keychain=use_keychain, scrypt_n=scrypt_n)

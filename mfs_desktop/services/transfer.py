@@ -16,7 +16,7 @@ import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
@@ -44,7 +44,7 @@ class ExportRange:
 
 
 def _stamp(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _message_heading(message: Message) -> str:
@@ -62,8 +62,13 @@ def export_markdown(database: Database, conversation_id: str, span: ExportRange 
     transcript = TranscriptStore(database)
     conversation = transcript.conversation(conversation_id)
     title = markdown_escaped(" ".join((conversation.title or "Untitled conversation").splitlines()))
-    lines = [f"# {title}", "", f"> {PLAINTEXT_NOTICE}",
-             f"> Exported from MFS Desktop {__version__} on {_stamp(time.time())}; conversation `{conversation.id}`.", ""]
+    lines = [
+        f"# {title}",
+        "",
+        f"> {PLAINTEXT_NOTICE}",
+        f"> Exported from MFS Desktop {__version__} on {_stamp(time.time())}; conversation `{conversation.id}`.",
+        "",
+    ]
     turn = None
     for message in transcript.messages(conversation_id, uid_from=span.uid_from, uid_to=span.uid_to):
         if message.turn_ordinal != turn:
@@ -112,7 +117,8 @@ def _fenced(text: str) -> str:
 
 
 _HTML_STYLE = """
-body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2430;background:#fafbfc}
+body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2430;
+background:#fafbfc}
 .notice{background:#fff4d6;border:1px solid #e8c872;padding:.6rem .9rem;border-radius:6px}
 .msg{border-radius:8px;padding:.6rem .9rem;margin:.8rem 0;background:#fff;border:1px solid #dde2ea}
 .user{background:#eaf2ff;border-color:#c4d8f7}.tool{background:#f3f3f3;font-family:monospace}
@@ -161,14 +167,23 @@ def export_json(database: Database, conversation_id: str) -> str:
         "notice": PLAINTEXT_NOTICE,
         "app_version": __version__,
         "exported_at": time.time(),
-        "conversation": {k: v for k, v in dataclasses.asdict(conversation).items() if k not in ("trashed_at", "block_version")},
+        "conversation": {
+            k: v for k, v in dataclasses.asdict(conversation).items() if k not in ("trashed_at", "block_version")
+        },
         "messages": [dataclasses.asdict(m) for m in messages],
         "retractions": [dataclasses.asdict(r) for r in transcript.retractions(conversation_id)],
-        "hidden_alternatives": [{"uid": uid, "generation_id": g} for uid, g in transcript.hidden_alternatives(conversation_id)],
-        "knowledge": [{"key": k, "value": v, "source_uid": uid, "updated_at": t}
-                      for k, v, uid, t in transcript.knowledge(conversation_id)],
+        "hidden_alternatives": [
+            {"uid": uid, "generation_id": g} for uid, g in transcript.hidden_alternatives(conversation_id)
+        ],
+        "knowledge": [
+            {"key": k, "value": v, "source_uid": uid, "updated_at": t}
+            for k, v, uid, t in transcript.knowledge(conversation_id)
+        ],
         "attachments": [
-            {**dataclasses.asdict(attachments.info(sha)), "data": base64.b64encode(attachments.data(sha)).decode("ascii")}
+            {
+                **dataclasses.asdict(attachments.info(sha)),
+                "data": base64.b64encode(attachments.data(sha)).decode("ascii"),
+            }
             for sha in blobs
         ],
     }

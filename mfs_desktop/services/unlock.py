@@ -76,7 +76,9 @@ def open_database(
                         writable=data_dir.database_files)
     make_private(data_dir.root, (data_dir.vault, data_dir.pending_vault, *data_dir.database_files))
     if not data_dir.vault.exists():
-        return _first_start(data_dir, passphrase, prefers_keychain() if use_keychain is None else use_keychain, scrypt_n)
+        return _first_start(
+            data_dir, passphrase, prefers_keychain() if use_keychain is None else use_keychain, scrypt_n
+        )
     if not data_dir.database.exists():
         raise NotAnMfsDatabase(
             f"{data_dir.database} is missing although its key file exists; restore the database "

@@ -60,7 +60,9 @@ class AttachmentStore:
         return self.info(digest)
 
     def info(self, sha256: str) -> Attachment:
-        row = self._db.connection().execute(f"SELECT {_COLUMNS} FROM attachments WHERE sha256 = ?", (sha256,)).fetchone()
+        row = (
+            self._db.connection().execute(f"SELECT {_COLUMNS} FROM attachments WHERE sha256 = ?", (sha256,)).fetchone()
+        )
         if row is None:
             raise NotFound(f"No attachment {sha256}.")
         return Attachment(*row)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TypeAlias
 
 import sqlcipher3
 
@@ -29,7 +30,7 @@ PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 PAGE_SIZE = 4096  # SQLCipher 4 default
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
-Connection = sqlcipher3.Connection
+Connection: TypeAlias = sqlcipher3.Connection  # untyped: the module ships no stubs
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,16 @@ def _file_state(path: Path) -> str:
 def _refuse_unopenable(path: Path, cause: Exception) -> Exception:
     state = _file_state(path)
     if state == "plain":
-        return NotAnMfsDatabase(f"{path} is an unencrypted SQLite file, not an MFS Desktop database; nothing was changed.")
+        return NotAnMfsDatabase(
+            f"{path} is an unencrypted SQLite file, not an MFS Desktop database; nothing was changed."
+        )
     if state == "truncated":
-        return DatabaseDamaged(f"{path} is truncated (cut off mid-page); restore it from a backup. Nothing was changed.")
+        return DatabaseDamaged(
+            f"{path} is truncated (cut off mid-page); restore it from a backup. Nothing was changed."
+        )
     return DatabaseDamaged(
-        f"{path} does not open with its key: it is damaged or is not the database this key belongs to. Nothing was changed."
+        f"{path} does not open with its key: it is damaged or is not the database this key belongs to. "
+        "Nothing was changed."
     )
 
 
@@ -114,7 +120,10 @@ def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: b
             if check_integrity and exists:
                 problems = [row[0] for row in connection.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
-                    raise DatabaseDamaged(f"{path} is damaged ({len(problems)} problems found); restore it from a backup. Nothing was changed.")
+                    raise DatabaseDamaged(
+                        f"{path} is damaged ({len(problems)} problems found); restore it from a backup. "
+                        "Nothing was changed."
+                    )
         except sqlcipher3.DatabaseError as exc:
             if exists:
                 raise _refuse_unopenable(path, exc) from exc

@@ -71,14 +71,20 @@ class GenerationStore:
         return generation_id
 
     def get(self, generation_id: str) -> GenerationRecord:
-        row = self._db.connection().execute(f"SELECT {_COLUMNS} FROM generations WHERE id = ?", (generation_id,)).fetchone()
+        row = (
+            self._db.connection()
+            .execute(f"SELECT {_COLUMNS} FROM generations WHERE id = ?", (generation_id,))
+            .fetchone()
+        )
         if row is None:
             raise NotFound(f"No generation {generation_id}.")
         return _record(row)
 
     def for_conversation(self, conversation_id: str) -> list[GenerationRecord]:
         rows = self._db.connection().execute(
-            f"SELECT {_COLUMNS} FROM generations WHERE conversation_id = ? ORDER BY created_at, rowid", (conversation_id,))
+            f"SELECT {_COLUMNS} FROM generations WHERE conversation_id = ? ORDER BY created_at, rowid",
+            (conversation_id,),
+        )
         return [_record(row) for row in rows]
 
     def unfinished(self, conversation_id: str) -> list[GenerationRecord]:
@@ -103,7 +109,9 @@ class GenerationStore:
 
     def mark(self, generation_id: str, status: str, *, error: str | None = None) -> None:
         with self._db.transaction() as connection:
-            connection.execute("UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id))
+            connection.execute(
+                "UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id)
+            )
 
     def commit_answer(
         self, generation: GenerationRecord, drafts: list[MessageDraft], *, status: str, finish_reason: str,
@@ -155,7 +163,9 @@ class GenerationStore:
             for sibling in siblings:
                 _hide_generation(connection, conversation_id, sibling)
             connection.execute(
-                "UPDATE conversations SET transcript_revision = transcript_revision + 1 WHERE id = ?", (conversation_id,))
+                "UPDATE conversations SET transcript_revision = transcript_revision + 1 WHERE id = ?",
+                (conversation_id,),
+            )
 
 
 def _require_open(connection: Connection, generation_id: str) -> None:

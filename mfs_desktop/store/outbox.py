@@ -27,10 +27,18 @@ class Outbox:
     def put(self, conversation_id: str, draft: MessageDraft, owner: str) -> None:
         with self._db.transaction() as connection:
             connection.execute(
-                "INSERT INTO outbox (conversation_id, content, origin, quoted_uid, attachment_sha256, owner, queued_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, draft.text, draft.origin, draft.quoted_uid, draft.attachment_sha256, owner,
-                 time.time()))
+                "INSERT INTO outbox (conversation_id, content, origin, quoted_uid, attachment_sha256, owner, "
+                "queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    conversation_id,
+                    draft.text,
+                    draft.origin,
+                    draft.quoted_uid,
+                    draft.attachment_sha256,
+                    owner,
+                    time.time(),
+                ),
+            )
 
     def waiting(self, conversation_id: str, claimable: Claimable) -> int:
         rows = self._db.connection().execute("SELECT owner FROM outbox WHERE conversation_id = ?", (conversation_id,))

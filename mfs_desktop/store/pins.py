@@ -30,8 +30,10 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
         if message.role != "user":
             raise InvalidInput(f"Message {uid} is the {message.role}'s; only your own messages can be pinned.")
         if pinned:
-            changed = connection.execute("INSERT OR IGNORE INTO pins (conversation_id, uid, pinned_at) VALUES (?, ?, ?)",
-                                         (conversation_id, uid, time.time())).rowcount
+            changed = connection.execute(
+                "INSERT OR IGNORE INTO pins (conversation_id, uid, pinned_at) VALUES (?, ?, ?)",
+                (conversation_id, uid, time.time()),
+            ).rowcount
         else:
             changed = connection.execute("DELETE FROM pins WHERE conversation_id = ? AND uid = ?",
                                          (conversation_id, uid)).rowcount

@@ -13,9 +13,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mfs_desktop.compaction.segments import GuideItem, SegmentDraft, source_digest
 from mfs_desktop.store.database import Connection, Database
-from mfs_desktop.store.transcript import _VISIBLE, _MESSAGE_COLUMNS, _message_from_row, _read_conversation, new_id
+from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, source_digest
+from mfs_desktop.store.transcript import _MESSAGE_COLUMNS, _VISIBLE, _message_from_row, _read_conversation, new_id
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,9 @@ class SegmentStore:
         segment_id = new_id()
         with self._db.transaction() as connection:
             reason = _cas_problem(connection, conversation_id, draft, expected)
-            _insert(connection, segment_id, conversation_id, draft, expected, "rejected" if reason else "active", tokens)
+            _insert(
+                connection, segment_id, conversation_id, draft, expected, "rejected" if reason else "active", tokens
+            )
             if not reason:
                 connection.execute(
                     "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
@@ -136,10 +138,18 @@ class SegmentStore:
             connection.execute(
                 "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, outcome, "
                 "detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, time.time(), "upgrade" if kind == "upgraded" else "consolidation",
-                 merged.depth, before_tokens, tokens,
-                 "commit_rejected" if reason else kind,
-                 f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}" + (f"; {reason}" if reason else "")))
+                (
+                    conversation_id,
+                    time.time(),
+                    "upgrade" if kind == "upgraded" else "consolidation",
+                    merged.depth,
+                    before_tokens,
+                    tokens,
+                    "commit_rejected" if reason else kind,
+                    f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
+                    + (f"; {reason}" if reason else ""),
+                ),
+            )
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
 
     def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
@@ -167,7 +177,9 @@ class SegmentStore:
                     "VALUES (?, ?, 'upgrade', 0, 'declined', ?)",
                     (conversation_id, time.time(), f"uids {segment.uid_start}-{segment.uid_end}: {declined}"))
 
-    def clear_tool_results(self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int) -> bool:
+    def clear_tool_results(
+        self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int
+    ) -> bool:
         """S2 as an event: the send copy clears tool results up to `through_uid` from now on."""
         with self._db.transaction() as connection:
             conversation = _read_conversation(connection, conversation_id)
@@ -188,15 +200,36 @@ def _insert(connection: Connection, segment_id: str, conversation_id: str, draft
             expected: BlockExpectation, state: str, tokens: int) -> None:
     connection.execute(
         "INSERT INTO segments (id, conversation_id, epoch, lineage_id, uid_start, uid_end, depth, state, degraded, "
-        "source_digest, guide, facts, tokens, block_version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (segment_id, conversation_id, expected.epoch, expected.lineage_id, draft.uid_start, draft.uid_end,
-         draft.depth, state, int(draft.degraded), draft.source_digest,
-         json.dumps({"turns": [draft.turn_start, draft.turn_end], "dropped_facts": draft.dropped_facts,
-                     "days": [list(span) for span in draft.days],
-                     "quotes": list(draft.quotes), "dropped_quotes": draft.dropped_quotes,
-                     "items": [item.as_dict() for item in draft.items]},
-                    ensure_ascii=False),
-         json.dumps(list(draft.facts), ensure_ascii=False), tokens, expected.block_version, time.time()))
+        "source_digest, guide, facts, tokens, block_version, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            segment_id,
+            conversation_id,
+            expected.epoch,
+            expected.lineage_id,
+            draft.uid_start,
+            draft.uid_end,
+            draft.depth,
+            state,
+            int(draft.degraded),
+            draft.source_digest,
+            json.dumps(
+                {
+                    "turns": [draft.turn_start, draft.turn_end],
+                    "dropped_facts": draft.dropped_facts,
+                    "days": [list(span) for span in draft.days],
+                    "quotes": list(draft.quotes),
+                    "dropped_quotes": draft.dropped_quotes,
+                    "items": [item.as_dict() for item in draft.items],
+                },
+                ensure_ascii=False,
+            ),
+            json.dumps(list(draft.facts), ensure_ascii=False),
+            tokens,
+            expected.block_version,
+            time.time(),
+        ),
+    )
 
 
 def _active(connection: Connection, conversation_id: str) -> list[SegmentDraft]:

@@ -259,8 +259,17 @@ class TranscriptStore:
                 if conversation.trashed_at is None:
                     raise InvalidInput(f"Conversation {conversation_id} is not in the trash; delete it first.")
                 connection.execute("UPDATE conversations SET purging = 1 WHERE id = ?", (conversation_id,))
-                for table in ("pins", "knowledge", "trajectory", "ledger", "segments", "generations", "hidden_alternatives",
-                              "retractions", "messages"):
+                for table in (
+                    "pins",
+                    "knowledge",
+                    "trajectory",
+                    "ledger",
+                    "segments",
+                    "generations",
+                    "hidden_alternatives",
+                    "retractions",
+                    "messages",
+                ):
                     connection.execute(f"DELETE FROM {table} WHERE conversation_id = ?", (conversation_id,))
                 connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         if conversation_ids:
@@ -304,7 +313,8 @@ def append_in_transaction(
     first_user = next((d.text for d in drafts if d.role == "user"), None)
     title = conversation.title or (title_from(first_user) if first_user else "")
     connection.execute(
-        "UPDATE conversations SET transcript_revision = transcript_revision + 1, updated_at = ?, title = ? WHERE id = ?",
+        "UPDATE conversations SET transcript_revision = transcript_revision + 1, updated_at = ?, title = ? "
+        "WHERE id = ?",
         (stamp, title, conversation_id),
     )
     return [_message_from_row(row) for row in rows]
@@ -385,7 +395,9 @@ def _start_new_epoch(connection: Connection, conversation: Conversation, stamp: 
     return _read_conversation(connection, conversation.id)
 
 
-def _retract(connection: Connection, conversation: Conversation, uids: Sequence[int], reason: str, stamp: float) -> None:
+def _retract(
+    connection: Connection, conversation: Conversation, uids: Sequence[int], reason: str, stamp: float
+) -> None:
     connection.executemany(
         "INSERT INTO retractions (conversation_id, uid, epoch, reason, retracted_at) VALUES (?, ?, ?, ?, ?)",
         [(conversation.id, uid, conversation.epoch, reason, stamp) for uid in uids],

@@ -34,7 +34,7 @@ def unlock_interactively(
     error = ""
     while True:
         try:
-            return open_session(data_dir, lambda new: typed)
+            return open_session(data_dir, lambda new, given=typed: given)
         except (PassphraseRequired, WrongPassphrase) as fault:
             if typed is not None:
                 error = fault.message

@@ -31,10 +31,10 @@ from mfs_desktop.services import composer
 from mfs_desktop.services.chat import TurnResult
 from mfs_desktop.services.composer import Outgoing
 from mfs_desktop.services.display import shown_line
+from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
 from mfs_desktop.services.inspect import payload_series, segment_detail
 from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.notices import Notice, notice_for
-from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
 from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.services.preferences import load_preferences, save_preferences
 from mfs_desktop.services.session import Session
@@ -429,7 +429,9 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "MFS Desktop", error.message)
             return
         first = outgoing.text.splitlines()[0][2:82]
-        self._set_pending(outgoing, f"Quoting the assistant (uid {uid}): “{first}…” — add your note below, or send as is.")
+        self._set_pending(
+            outgoing, f"Quoting the assistant (uid {uid}): “{first}…” — add your note below, or send as is."
+        )
         self.composer.setFocus()
 
     def pick_quote(self) -> None:
@@ -574,7 +576,9 @@ class MainWindow(QMainWindow):
                   for index, (_, text, shown) in enumerate(answers)]
         current = next(index for index, (_, _, shown) in enumerate(answers) if shown) if any(
             shown for _, _, shown in answers) else 0
-        chosen, ok = QInputDialog.getItem(self, "Answers to the last turn", "Show which answer?", labels, current, False)
+        chosen, ok = QInputDialog.getItem(
+            self, "Answers to the last turn", "Show which answer?", labels, current, False
+        )
         if ok:
             self.select_alternative(answers[labels.index(chosen)][0])
 
@@ -770,7 +774,11 @@ class MainWindow(QMainWindow):
 
         def write() -> str:
             uids = turn_span(database, conversation_id, *span) if span else None
-            text = export_text(database, conversation_id, fmt, uids) if uids else export_text(database, conversation_id, fmt)
+            text = (
+                export_text(database, conversation_id, fmt, uids)
+                if uids
+                else export_text(database, conversation_id, fmt)
+            )
             write_export(Path(path), text)
             return path
 

@@ -89,7 +89,9 @@ class ContextLayersTab(QWidget):
         self.segments = QTreeWidget()
         self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", "your words", ""])
         self.segments.setRootIsDecorated(False)
-        self.segments.itemClicked.connect(lambda item: self.segment_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole)))
+        self.segments.itemClicked.connect(
+            lambda item: self.segment_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole))
+        )
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
         self.detail.setPlaceholderText("Click a segment to see its items, facts, your words it keeps verbatim and "
@@ -237,7 +239,7 @@ class PayloadChart(QWidget):
         painter.setPen(text)
         painter.drawText(2, area.top() + 10, f"{self.window // 1000}k")
         painter.drawText(area.left(), self.height() - 4, "payload tokens per turn (blue), tokens evaluated (grey)")
-        for ratio, colour in zip(self.lines, ("#e08a00", "#c62828")):
+        for ratio, colour in zip(self.lines, ("#e08a00", "#c62828"), strict=False):
             y = area.bottom() - ratio * area.height()
             painter.setPen(QPen(QColor(colour), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
@@ -279,11 +281,17 @@ class LedgerTab(QWidget):
                                         "thin_facts", "fallback", "recent_only")
             after = next((evaluated for _, _, evaluated, when in series if when > entry.created_at), None) \
                 if changed else None
-            values = [_when(entry.created_at, "%m-%d %H:%M:%S"), entry.event, "" if entry.level is None else depth_label(entry.level),
-                      "" if entry.input_tokens is None else f"{entry.input_tokens:,}",
-                      "" if entry.output_tokens is None else f"{entry.output_tokens:,}",
-                      "" if after is None else f"{after:,}",
-                      "" if entry.duration_ms is None else f"{entry.duration_ms:.0f}", entry.outcome, entry.detail]
+            values = [
+                _when(entry.created_at, "%m-%d %H:%M:%S"),
+                entry.event,
+                "" if entry.level is None else depth_label(entry.level),
+                "" if entry.input_tokens is None else f"{entry.input_tokens:,}",
+                "" if entry.output_tokens is None else f"{entry.output_tokens:,}",
+                "" if after is None else f"{after:,}",
+                "" if entry.duration_ms is None else f"{entry.duration_ms:.0f}",
+                entry.outcome,
+                entry.detail,
+            ]
             for column, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if not changed:  # a skipped or refused attempt: kept visible, but quieter

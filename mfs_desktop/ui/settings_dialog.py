@@ -45,7 +45,10 @@ from mfs_desktop.ui.operations import run_operation
 
 PROVIDER_LABELS = {"embedded": "This computer (llama.cpp, GGUF file)", "openai": "OpenAI-compatible endpoint",
                    "fake": "Scripted test model (no model work)"}
-SEND_KEY_LABELS = {"enter": "Enter sends, Shift+Enter is a new line", "ctrl+enter": "Ctrl+Enter sends, Enter is a new line"}
+SEND_KEY_LABELS = {
+    "enter": "Enter sends, Shift+Enter is a new line",
+    "ctrl+enter": "Ctrl+Enter sends, Enter is a new line",
+}
 MEMORY_LABELS = {"automatic": "Automatic: compact old history", "recent_only": "Recent turns only",
                  "off": "Off: no compressed history, no knowledge slot"}
 UNCHANGED_KEY = "(unchanged)"
@@ -168,7 +171,11 @@ class SettingsDialog(QDialog):
         self.endpoint_fields: dict[str, tuple[QLineEdit, QLineEdit, QLineEdit]] = {}
         for role in ROLES:
             stored = load_endpoint(self.session.database, role)
-            url, model, key = QLineEdit(stored.url if stored else ""), QLineEdit(stored.model if stored else ""), QLineEdit()
+            url, model, key = (
+                QLineEdit(stored.url if stored else ""),
+                QLineEdit(stored.model if stored else ""),
+                QLineEdit(),
+            )
             url.setPlaceholderText("http://127.0.0.1:8080/v1")
             key.setEchoMode(QLineEdit.EchoMode.Password)
             key.setPlaceholderText(UNCHANGED_KEY if stored and stored.api_key else "no key")
@@ -259,7 +266,9 @@ class SettingsDialog(QDialog):
     # model file and profile ------------------------------------------------------------
 
     def _browse_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model file", "", "GGUF models (*.gguf);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose a GGUF model file", "", "GGUF models (*.gguf);;All files (*)"
+        )
         if path:
             self.model_path.setText(path)
 
@@ -298,7 +307,9 @@ class SettingsDialog(QDialog):
             if not ok or not key.strip():
                 return
         if value is None:
-            current = next((v for k, v, _, _ in self.session.transcript.knowledge(self.conversation_id) if k == key), "")
+            current = next(
+                (v for k, v, _, _ in self.session.transcript.knowledge(self.conversation_id) if k == key), ""
+            )
             value, ok = QInputDialog.getMultiLineText(self, "Recorded value", f"{key}:", current)
             if not ok:
                 return

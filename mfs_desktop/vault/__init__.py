@@ -4,9 +4,9 @@ from mfs_desktop.vault.keychain import KeychainStatus, keychain_status
 from mfs_desktop.vault.vault_file import (
     KEY_BYTES,
     VaultRecord,
+    keychain_record,
     new_database_key,
     passphrase_record,
-    keychain_record,
     read_vault,
     unlock_record,
     write_vault,

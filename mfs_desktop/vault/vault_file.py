@@ -117,13 +117,17 @@ def read_vault(path: Path) -> VaultRecord:
             raise ValueError(f"its version {body.get('version')!r} is not {VAULT_VERSION}")
         database_id = _checked_name(body["database_id"], "database id")
         if body["mode"] == "keychain":
-            return VaultRecord(database_id, "keychain", keychain_user=_checked_name(body["keychain"]["user"], "keychain entry"))
+            return VaultRecord(
+                database_id, "keychain", keychain_user=_checked_name(body["keychain"]["user"], "keychain entry")
+            )
         if body["mode"] == "passphrase":
             kdf, wrap = body["kdf"], body["wrap"]
             if kdf.get("name") != "scrypt" or wrap.get("name") != "aes-256-gcm":
                 raise ValueError("it names a key derivation or cipher this version does not use")
             if kdf.get("r") != SCRYPT_R or kdf.get("p") != SCRYPT_P:
-                raise ValueError(f"its scrypt parameters r={kdf.get('r')!r}, p={kdf.get('p')!r} are not {SCRYPT_R} and {SCRYPT_P}")
+                raise ValueError(
+                    f"its scrypt parameters r={kdf.get('r')!r}, p={kdf.get('p')!r} are not {SCRYPT_R} and {SCRYPT_P}"
+                )
             return VaultRecord(
                 database_id,
                 "passphrase",
