@@ -59,8 +59,8 @@ def test_invariant_10_same_transcript_same_snapshot_bytes(session: Session) -> N
     conversation = session.transcript.create_conversation()
     service = ChatService(session, FakeModel(), provider="fake")
     service.send(conversation.id, "one")
-    first = service._freeze(conversation.id)
-    second = service._freeze(conversation.id)
+    first, _ = service._freeze(conversation.id)
+    second, _ = service._freeze(conversation.id)
     assert first.snapshot == second.snapshot and first.fingerprint == second.fingerprint
     assert first.id != second.id
 
@@ -127,7 +127,7 @@ def test_edit_abandons_open_generation(session: Session) -> None:
     service = ChatService(session, FakeModel(), provider="fake")
     conversation = session.transcript.create_conversation()
     service.send(conversation.id, "q")
-    pending = service._freeze(conversation.id)
+    pending, _ = service._freeze(conversation.id)
     session.transcript.edit_message(conversation.id, 1, "q edited")
     assert GenerationStore(session.database).get(pending.id).status == "abandoned"
     with pytest.raises(Exception, match="no longer open"):
@@ -305,3 +305,25 @@ def test_invariant_11_a_not_sent_notice_counts_only_what_no_segment_covers(sessi
         first_sent = thaw(frozen.snapshot, frozen.fingerprint).view.first_uid
         assert not block and first_sent > 1
         assert results[-1].messages_left_out == first_sent - 1, "every message before the view, none covered"
+
+
+def test_an_ordinary_turn_reads_the_transcript_once_and_builds_one_view(session: Session, monkeypatch) -> None:
+    """Issue 28 item 1: below the warn line a turn reads the transcript once, assembles and
+    counts its send view once, freezes it, runs and commits; the after-answer check of the
+    pressure counts the frozen view plus the answer instead of assembling again."""
+    import mfs_desktop.services.chat as chat_module
+
+    service = ChatService(session, FakeModel(), provider="fake")
+    conversation = session.transcript.create_conversation()
+    service.send(conversation.id, "the first turn seeds the slot")
+    reads, builds = [], []
+    original_messages, original_build = session.transcript.messages, chat_module.build_send_view
+    monkeypatch.setattr(session.transcript, "messages", lambda *a, **k: reads.append(a) or original_messages(*a, **k))
+    monkeypatch.setattr(chat_module, "build_send_view", lambda *a, **k: builds.append(1) or original_build(*a, **k))
+    for index in range(3):
+        reads.clear()
+        builds.clear()
+        result = service.send(conversation.id, f"ordinary turn {index}")
+        assert result.status == "completed" and service.last_report.pressure < service.profile.warn
+        assert (len(reads), len(builds)) == (1, 1), (reads, builds)
+    service.close()

@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
@@ -21,12 +21,12 @@ from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
 from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
 from mfs_desktop.context.send_view import ViewReport, build_send_view, render_data_block
-from mfs_desktop.context.snapshot import FrozenRequest, freeze, thaw
+from mfs_desktop.context.snapshot import FrozenRequest, SendView, freeze, thaw
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
-from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolCall, Usage
+from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.compaction import Compaction, CompactionPlan, PreCompactor, render_slot
 from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
@@ -37,9 +37,20 @@ from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
 from mfs_desktop.store.models import Conversation, Message, MessageDraft
 from mfs_desktop.store.outbox import Outbox
+from mfs_desktop.store.segment_records import SegmentDraft
 from mfs_desktop.store.segments import SegmentStore
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Assembled:
+    """One assembly of a send view: the view, its report, and the messages before it that no
+    segment covers (what the answer reports as left out)."""
+
+    view: SendView
+    report: ViewReport
+    left_out: int
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,13 @@ DEFAULT_SAMPLING = SamplingSettings()
 
 def _ignore(_: str) -> None:
     pass
+
+
+def _uncovered_before(visible: Sequence[Message], block: Sequence[SegmentDraft], first_uid: int) -> int:
+    """Messages before the view's raw turns that no active segment covers: those the model did
+    not see in any form. Covered ones reach it through their segment (no loss to warn of)."""
+    covered_end = block[-1].uid_end if block else 0
+    return sum(1 for m in visible if covered_end < m.uid < first_uid)
 
 
 def refuse_unsendable(text: str, profile: ContextProfile) -> None:
@@ -138,7 +156,7 @@ class ChatService:
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
         if not self.outbox.deliver(conversation_id, claimable):
             raise InvalidInput("No message is waiting for an answer in this conversation.")
-        return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
+        return self._run(*self._freeze(conversation_id), on_text, cancel or threading.Event())
 
     def edit_and_resend(
         self, conversation_id: str, uid: int, text: str, *, on_text: Callable[[str], None] = _ignore,
@@ -151,7 +169,7 @@ class ChatService:
             raise InvalidInput("Only your own messages can be edited and sent again.")
         self.precompactor.cancel(conversation_id)  # its candidate is stale now; the CAS would refuse it anyway
         self.session.transcript.edit_message(conversation_id, uid, text)
-        return self._run(self._freeze(conversation_id), on_text, cancel or threading.Event())
+        return self._run(*self._freeze(conversation_id), on_text, cancel or threading.Event())
 
     def check_message(self, text: str) -> None:
         refuse_unsendable(text, self.profile)
@@ -168,7 +186,7 @@ class ChatService:
         user_uid = max(m.uid for m in messages if m.role == "user")
         if self.generations.get(shown).user_uid != user_uid:
             raise InvalidInput("Only the newest turn's answer can be regenerated.")
-        return self._run(self._freeze(conversation_id, regenerates=shown), on_text, cancel or threading.Event())
+        return self._run(*self._freeze(conversation_id, regenerates=shown), on_text, cancel or threading.Event())
 
     def resume(
         self, generation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
@@ -179,13 +197,18 @@ class ChatService:
         if generation.owner != this_process() and is_running(generation.owner):
             raise ConversationBusy(f"Generation {generation_id} is being answered by another MFS Desktop process "
                                    f"(pid {owner_pid(generation.owner or '')}); it is left to it.")
-        return self._run(generation, on_text, cancel or threading.Event())
+        return self._run(generation, None, on_text, cancel or threading.Event())
 
     def close(self) -> None:
         self.precompactor.close()
 
     def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False):
         """The send view the next generation would freeze, and its report."""
+        assembled = self._assemble(conversation_id, regenerates=regenerates, fallback=fallback)
+        return assembled.view, assembled.report
+
+    def _assemble(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False) -> _Assembled:
+        """The send view from one read of the transcript, with what the answer will report."""
         conversation = self.session.transcript.conversation(conversation_id)
         visible = [m for m in self.session.transcript.messages(conversation_id)
                    if regenerates is None or m.generation_id != regenerates]
@@ -195,10 +218,12 @@ class ChatService:
                                       conversation.lineage_base_uid)
             if not coverage.ok:
                 conversation = self._degrade_to_recent_only(conversation_id, coverage)
-        return build_send_view(
+        view, report = build_send_view(
             conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
             counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt, tools=self._tools,
             fallback=fallback, count=estimate_text_tokens, block_version=expected.block_version)
+        automatic = conversation.memory_mode == "automatic"
+        return _Assembled(view, report, _uncovered_before(visible, block if automatic else (), view.first_uid))
 
     def _degrade_to_recent_only(self, conversation_id: str, coverage: CoverageReport) -> Conversation:
         """A block with a hole or an overlap would tell the model a false history (invariant 2;
@@ -222,8 +247,9 @@ class ChatService:
         self.schedule_compaction(conversation_id, report)
         return report
 
-    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> GenerationRecord:
-        view, report = self._view_under_pressure(conversation_id, regenerates)
+    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> tuple[GenerationRecord, _Assembled]:
+        assembled = self._view_under_pressure(conversation_id, regenerates)
+        view, report = assembled.view, assembled.report
         self.last_report = report
         snapshot, fingerprint = freeze(FrozenRequest(view, self.sampling, self.model.name))
         generation_id = self.generations.freeze(
@@ -234,36 +260,41 @@ class ChatService:
             ledger.record(self.session.database, conversation_id, "recent_exact", "fallback",
                           f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
-        return self.generations.get(generation_id)
+        return self.generations.get(generation_id), assembled
 
-    def _view_under_pressure(self, conversation_id: str, regenerates: str | None):
-        """Below warn: everything (S1). From warn: clear old tool results (S2) and compact in the
-        background. From hard: compact now; if that cannot bring it down, the frozen fallback."""
-        view, report = self.view(conversation_id, regenerates=regenerates)
+    def _view_under_pressure(self, conversation_id: str, regenerates: str | None) -> _Assembled:
+        """Below warn: everything (S1), from one read and one build. From warn: clear old tool
+        results (S2) and compact in the background. From hard: compact now; if that cannot
+        bring it down, the frozen fallback."""
+        assembled = self._assemble(conversation_id, regenerates=regenerates)
+        report = assembled.report
         automatic = self.session.transcript.conversation(conversation_id).memory_mode == "automatic"
         if not automatic or report.pressure < self.profile.warn:
-            return view, report
+            return assembled
         if self._clear_old_tool_results(conversation_id, report):
-            view, report = self.view(conversation_id, regenerates=regenerates)
-        if report.pressure >= self.profile.hard or report.left_out:
-            self._compact_now(conversation_id, report)
-            view, report = self.view(conversation_id, regenerates=regenerates)
-            if report.pressure >= self.profile.hard or report.left_out:
+            assembled = self._assemble(conversation_id, regenerates=regenerates)
+        if assembled.report.pressure >= self.profile.hard or assembled.report.left_out:
+            self._compact_now(conversation_id, assembled.report)
+            assembled = self._assemble(conversation_id, regenerates=regenerates)
+            if assembled.report.pressure >= self.profile.hard or assembled.report.left_out:
                 ledger.record(self.session.database, conversation_id, "hard_line", "fallback",
                               "no segment could bring the view under the hard line; block + newest raw turns sent",
-                              input_tokens=report.tokens)
-                return self.view(conversation_id, regenerates=regenerates, fallback=True)
+                              input_tokens=assembled.report.tokens)
+                return self._assemble(conversation_id, regenerates=regenerates, fallback=True)
         # Between warn and hard, pre-compaction is scheduled after the answer, at the turn
         # boundary: the request being frozen now is not held up, and replays stay deterministic.
-        return view, report
+        return assembled
 
     def schedule_compaction(self, conversation_id: str, report: ViewReport | None = None) -> bool:
         """Start background pre-compaction if the next request is past the warn line."""
         if report is None:
             _, report = self.view(conversation_id)
-        if report.pressure < self.profile.warn or self.precompactor.busy(conversation_id):
+        return self._schedule(conversation_id, report.pressure, report.data_block_tokens)
+
+    def _schedule(self, conversation_id: str, pressure: float, data_block_tokens: int) -> bool:
+        if pressure < self.profile.warn or self.precompactor.busy(conversation_id):
             return False
-        plan, reason = self._next_plan(conversation_id, report.data_block_tokens)
+        plan, reason = self._next_plan(conversation_id, data_block_tokens)
         if plan is None:
             ledger.record(self.session.database, conversation_id, "compaction", reason, "nothing cooled enough to fold")
             return False
@@ -318,14 +349,21 @@ class ChatService:
             return False
         return self.segments.clear_tool_results(conversation_id, boundary, expected, len(clearable))
 
-    def _run(self, generation: GenerationRecord, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
+    def _run(self, generation: GenerationRecord, assembled: _Assembled | None, on_text: Callable[[str], None],
+             cancel: threading.Event) -> TurnResult:
+        """`assembled` is what this process just froze: an ordinary turn reads nothing more. A
+        resumed generation (None) reads what it needs from the store."""
         request = thaw(generation.snapshot, generation.fingerprint)
         self.generations.start(generation, this_process())
-        # counted against the block the view was frozen with, before a fold after the answer moves it
-        left_out = self._left_out(generation.conversation_id, request.view.first_uid)
-        # A resumed generation continues after the tool rounds it already committed.
-        done = [m for m in self.session.transcript.messages(generation.conversation_id, uid_from=generation.user_uid)
-                if m.generation_id == generation.id]
+        if assembled is not None:
+            left_out, done = assembled.left_out, []
+        else:
+            # counted against the block the view was frozen with, before a fold after the answer moves it
+            left_out = self._left_out(generation.conversation_id, request.view.first_uid)
+            # A resumed generation continues after the tool rounds it already committed.
+            done = [m for m in self.session.transcript.messages(generation.conversation_id,
+                                                                 uid_from=generation.user_uid)
+                    if m.generation_id == generation.id]
         messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
         rounds = sum(1 for m in done if m.role == "tool")
         usages: list[Usage] = []
@@ -357,7 +395,14 @@ class ChatService:
             status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
-        self.schedule_compaction(generation.conversation_id)
+        if assembled is not None:
+            # The next request is this one plus the answer until an event changes the block: a
+            # count of that, not another assembly, says whether to organise the context.
+            after = self.meter.count(generation.conversation_id, [*messages, ChatMessage("assistant", completion.text)],
+                                     self._tools)
+            self._schedule(generation.conversation_id, after / self.window, assembled.report.data_block_tokens)
+        else:
+            self.schedule_compaction(generation.conversation_id)
         log.info("generation %s %s: %d calls, %d tool rounds, prompt %d (reused %d), completion %d, %.0f ms",
                  generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
                  usage.completion_tokens, (time.perf_counter() - started) * 1000)
@@ -365,17 +410,13 @@ class ChatService:
                           status, completion.finish_reason, usage, generation.fingerprint, left_out)
 
     def _left_out(self, conversation_id: str, first_uid: int) -> int:
-        """Messages before the view's raw turns that no active segment covers: those the model
-        did not see in any form. Covered ones reach it through their segment, so counting them
-        would warn of a loss that did not happen."""
+        """`_uncovered_before` for a resumed generation, read from the store."""
         if first_uid <= 1:
             return 0
-        covered_end = 0
-        if self.session.transcript.conversation(conversation_id).memory_mode == "automatic":
-            block = self.segments.read_block(conversation_id)[3]
-            covered_end = block[-1].uid_end if block else 0
-        return sum(1 for m in self.session.transcript.messages(conversation_id, uid_to=first_uid - 1)
-                   if m.uid > covered_end)
+        automatic = self.session.transcript.conversation(conversation_id).memory_mode == "automatic"
+        block = self.segments.read_block(conversation_id)[3] if automatic else []
+        return _uncovered_before(self.session.transcript.messages(conversation_id, uid_to=first_uid - 1), block,
+                                 first_uid)
 
     def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
         call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"

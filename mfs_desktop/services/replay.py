@@ -96,7 +96,8 @@ def replay_locomo(
                 continue  # a conversation starts with the user; LoCoMo's rare opening reply is skipped
             transcript.append(conversation_id, [MessageDraft(role, text)], now=when)
             if role == "user":
-                view, report = service._view_under_pressure(conversation_id, None)
+                assembled = service._view_under_pressure(conversation_id, None)
+                view, report = assembled.view, assembled.report
                 ids = tokenizer.prompt_tokens(view.messages, service._tools)
                 block = service.segments.active_block(conversation_id)
                 visible = [m.uid for m in transcript.messages(conversation_id)]
