@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import getpass
 import logging
 import os
@@ -14,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
-from mfs_desktop.errors import BUG_EXIT_CODE, DiskFull, EnvironmentFault, InvalidInput, NoDisplay, StorageAccess
+from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
 from mfs_desktop.paths import resolve_data_dir
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.unlock import DataDir
@@ -373,7 +372,7 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
         print("mfs-desktop: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        fault = _file_system_fault(exc)
+        fault = file_system_fault(exc)
         if fault is not None:
             print(f"mfs-desktop: {fault.message}", file=sys.stderr)
             return fault.exit_code
@@ -382,18 +381,6 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
         if os.environ.get("MFS_DEBUG"):
             traceback.print_exc()
         return BUG_EXIT_CODE
-
-
-def _file_system_fault(exc: Exception) -> EnvironmentFault | None:
-    """A refusal of the file system that no check foresaw is still the environment's fault."""
-    if not isinstance(exc, OSError):
-        return None
-    where = exc.filename or "a file"
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return DiskFull(f"The disk holding {where} is full; free some space and try again.")
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return StorageAccess(f"{where}: {exc.strerror}. Give your user access to it, or choose another place.")
-    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

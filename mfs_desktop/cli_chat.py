@@ -12,8 +12,9 @@ from collections.abc import Callable
 from mfs_desktop.errors import ConversationBusy
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.protocol import SamplingSettings
-from mfs_desktop.services.chat import ChatService, TurnResult, queue_message, refuse_unsendable
+from mfs_desktop.services.chat import ChatService, TurnResult
 from mfs_desktop.services.display import shown
+from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.models import ModelChoice, build_model
 from mfs_desktop.services.owner import claimable, is_running, owner_pid
 from mfs_desktop.services.session import Session

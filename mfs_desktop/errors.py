@@ -7,6 +7,8 @@ or a missing file; only a developer can fix a traceback.
 
 from __future__ import annotations
 
+import errno
+
 
 class EnvironmentFault(Exception):
     """A known problem outside the program's control; `str()` is what the user reads."""
@@ -74,3 +76,15 @@ class DiskFull(EnvironmentFault):
 
 
 BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h
+
+
+def file_system_fault(exc: Exception) -> EnvironmentFault | None:
+    """A refusal of the file system that no check foresaw is still the environment's fault."""
+    if not isinstance(exc, OSError):
+        return None
+    where = exc.filename or "a file"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFull(f"The disk holding {where} is full; free some space and try again.")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return StorageAccess(f"{where}: {exc.strerror}. Give your user access to it, or choose another place.")
+    return None

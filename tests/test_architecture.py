@@ -31,3 +31,10 @@ def test_mypy_is_clean_below_services() -> None:
     result = _run(sys.executable, "-m", "mypy", "mfs_desktop/store", "mfs_desktop/context", "mfs_desktop/compaction",
                   "mfs_desktop/runtime")
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_no_module_is_over_400_lines() -> None:
+    """Issue 28 item 4: small modules named for what they hold."""
+    long = {str(path.relative_to(REPO)): lines for path in (REPO / "mfs_desktop").rglob("*.py")
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}

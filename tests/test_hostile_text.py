@@ -16,7 +16,7 @@ from mfs_desktop.runtime.embedded import EmbeddedModel
 from mfs_desktop.runtime.model_files import default_model_path
 from mfs_desktop.runtime.neutral import WORD_JOINER, neutralize
 from mfs_desktop.runtime.protocol import ChatMessage
-from mfs_desktop.services.chat import refuse_unsendable
+from mfs_desktop.services.intake import refuse_unsendable
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.segment_records import SegmentDraft
 

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 import pytest
 from http_servers import LlamaServer, MisbehavingServer, content_chunk, free_port, sse
 
+from mfs_desktop.runtime.endpoint_switch import Endpoint, EndpointSwitch
 from mfs_desktop.runtime.errors import ProviderError
-from mfs_desktop.runtime.openai_http import Endpoint, EndpointSwitch, OpenAICompatibleModel
+from mfs_desktop.runtime.openai_http import OpenAICompatibleModel
 from mfs_desktop.runtime.protocol import ChatMessage, SamplingSettings, ToolCall
 
 QUESTION = [ChatMessage("user", "What is 2+2? Answer briefly.")]

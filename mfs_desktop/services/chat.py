@@ -18,9 +18,8 @@ from dataclasses import dataclass
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
 from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
-from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
-from mfs_desktop.context.send_view import ViewReport, build_send_view, render_data_block
+from mfs_desktop.context.send_view import ViewReport, build_send_view
 from mfs_desktop.context.snapshot import FrozenRequest, SendView, freeze, thaw
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
@@ -28,7 +27,9 @@ from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, SamplingSettings, ToolCall, Usage
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.compaction import Compaction, CompactionPlan, PreCompactor, render_slot
+from mfs_desktop.services.compaction import Compaction, PreCompactor, render_slot
+from mfs_desktop.services.compaction_schedule import CompactionSchedule
+from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.tools import ToolRunner
@@ -81,37 +82,7 @@ def _uncovered_before(visible: Sequence[Message], block: Sequence[SegmentDraft],
     return sum(1 for m in visible if covered_end < m.uid < first_uid)
 
 
-def refuse_unsendable(text: str, profile: ContextProfile) -> None:
-    """Refused before anything is stored: the composer keeps the text."""
-    if not text.strip():
-        raise InvalidInput("The message is empty.")
-    if "\x00" in text:
-        raise InvalidInput("The message holds NUL characters: it looks like binary data, not text. Attach the file "
-                           "as a document instead.")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: invalid UTF-8 on a command line, or a broken paste
-        raise InvalidInput("The message is not valid text (it holds bytes that are not UTF-8); nothing was stored.") \
-            from None
-    limit = profile.tokens(profile.message_max)
-    # Characters first: tokenizing megabytes only to refuse them would stall the worker.
-    tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)
-    if tokens > limit:
-        raise InvalidInput(f"The message is too long for this model's window: about {tokens:,} tokens, at most "
-                           f"{limit:,} (half of the {profile.window:,}-token window). Shorten it or split it.")
-
-
-def queue_message(session: Session, conversation_id: str, text: str, profile: ContextProfile, *, origin: str = "",
-                  quoted_uid: int | None = None, attachment_sha256: str | None = None) -> None:
-    """Store the user's message before any model work that precedes its turn (finishing an
-    interrupted answer, loading the model): from here on a kill cannot lose it (issue 33)."""
-    refuse_unsendable(text, profile)
-    session.transcript.conversation(conversation_id)  # a plain error for an unknown or deleted one
-    Outbox(session.database).put(conversation_id, MessageDraft(
-        "user", text, origin=origin, quoted_uid=quoted_uid, attachment_sha256=attachment_sha256), this_process())
-
-
-class ChatService:
+class ChatService(CompactionSchedule):
     def __init__(
         self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = DEFAULT_SAMPLING,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
@@ -284,70 +255,6 @@ class ChatService:
         # Between warn and hard, pre-compaction is scheduled after the answer, at the turn
         # boundary: the request being frozen now is not held up, and replays stay deterministic.
         return assembled
-
-    def schedule_compaction(self, conversation_id: str, report: ViewReport | None = None) -> bool:
-        """Start background pre-compaction if the next request is past the warn line."""
-        if report is None:
-            _, report = self.view(conversation_id)
-        return self._schedule(conversation_id, report.pressure, report.data_block_tokens)
-
-    def _schedule(self, conversation_id: str, pressure: float, data_block_tokens: int) -> bool:
-        if pressure < self.profile.warn or self.precompactor.busy(conversation_id):
-            return False
-        plan, reason = self._next_plan(conversation_id, data_block_tokens)
-        if plan is None:
-            ledger.record(self.session.database, conversation_id, "compaction", reason, "nothing cooled enough to fold")
-            return False
-        return self.precompactor.schedule(plan)
-
-    def _compact_now(self, conversation_id: str, report: ViewReport) -> None:
-        """Fold and, in an emergency, consolidate until under the hard line or nothing is left."""
-        self.precompactor.wait(conversation_id)
-        for _ in range(64):  # bounded; every step is a recorded event
-            _, report = self.view(conversation_id)
-            if report.pressure < self.profile.hard and not report.left_out:
-                return
-            plan, _ = self._next_plan(conversation_id, report.data_block_tokens)
-            if plan is not None and self.precompactor.schedule(plan):
-                self.precompactor.wait(conversation_id)
-                continue
-            tail = report.tokens - report.data_block_tokens
-            if not self.compaction.consolidate(conversation_id, tail_tokens=tail, emergency=True):
-                return
-
-    def _next_plan(self, conversation_id: str, data_block_tokens: int):
-        # The block is about to change anyway: a degraded tail gets its one catch-up first.
-        upgrade = self.compaction.plan_upgrade(conversation_id)
-        if upgrade is not None:
-            return upgrade, "ok"
-        return self.compaction.plan(conversation_id, self._fixed_tokens(data_block_tokens))
-
-    def follow_up_plan(self, conversation_id: str) -> CompactionPlan | None:
-        """On the compactor thread, after a fold: the next range while the raw tail is still over
-        the post-compaction target. One event that folds two ranges breaks the prefix once; two
-        events a few turns apart would re-prefill the tail twice (LoCoMo 26 at 8,192: the first
-        range stops at the compactor's input budget with 70 raw messages left after it)."""
-        if self.session.transcript.conversation(conversation_id).memory_mode != "automatic":
-            return None
-        _, slot_text, _, block = self.segments.read_block(conversation_id)
-        plan, _ = self._next_plan(conversation_id, estimate_text_tokens(render_data_block(slot_text, block)))
-        return plan
-
-    def _fixed_tokens(self, data_block_tokens: int) -> int:
-        return data_block_tokens + estimate_text_tokens(self.system_prompt)
-
-    def _clear_old_tool_results(self, conversation_id: str, report: ViewReport) -> bool:
-        """S2: tool results older than the newest turns are cleared in the send copy, once, as an event."""
-        expected, _, cleared_through = self.segments.block_state(conversation_id)
-        raw = self.session.transcript.messages(conversation_id, uid_from=report.covered_end + 1)
-        starts = turn_starts(raw)
-        if len(starts) <= self.profile.keep_recent_tool_turns:
-            return False
-        boundary = raw[starts[-self.profile.keep_recent_tool_turns]].uid - 1
-        clearable = [m for m in raw if m.role == "tool" and cleared_through < m.uid <= boundary]
-        if not clearable:
-            return False
-        return self.segments.clear_tool_results(conversation_id, boundary, expected, len(clearable))
 
     def _run(self, generation: GenerationRecord, assembled: _Assembled | None, on_text: Callable[[str], None],
              cancel: threading.Event) -> TurnResult:

@@ -5,7 +5,7 @@ inside the encrypted database (a headless machine has no keychain)."""
 from __future__ import annotations
 
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.runtime.openai_http import Endpoint
+from mfs_desktop.runtime.endpoint_switch import Endpoint
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore

@@ -39,7 +39,8 @@ def build_model(choice: ModelChoice, database: Database | None = None) -> ChatMo
 
         return EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window, n_threads=choice.threads)
     if choice.provider == "openai":
-        from mfs_desktop.runtime.openai_http import EndpointSwitch, OpenAICompatibleModel
+        from mfs_desktop.runtime.endpoint_switch import EndpointSwitch
+        from mfs_desktop.runtime.openai_http import OpenAICompatibleModel
         from mfs_desktop.services.endpoints import load_endpoint
 
         primary = load_endpoint(database, "primary") if database is not None else None

@@ -25,7 +25,8 @@ from mfs_desktop.services.import_checks import MAX_IMPORT_BYTES, checked_list, c
 from mfs_desktop.store.attachments import AttachmentBlob, AttachmentStore
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.models import Conversation, Message, Retraction, sha256_text
-from mfs_desktop.store.transcript import TranscriptStore, import_conversation
+from mfs_desktop.store.transcript import TranscriptStore
+from mfs_desktop.store.transcript_import import import_conversation
 
 EXPORT_FORMAT = "mfs-desktop-transcript"
 EXPORT_VERSION = 1

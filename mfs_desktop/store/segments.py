@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, source_digest
-from mfs_desktop.store.transcript import _MESSAGE_COLUMNS, _VISIBLE, _message_from_row, _read_conversation, new_id
+from mfs_desktop.store.transcript import _VISIBLE, MESSAGE_COLUMNS, _message_from_row, _read_conversation, new_id
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ class SegmentStore:
                 reason = "a replaced segment is no longer active"
             else:
                 rows = connection.execute(
-                    f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? "
+                    f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? "
                     f"AND {_VISIBLE} ORDER BY uid", (conversation_id, merged.uid_start, merged.uid_end)).fetchall()
                 if source_digest([_message_from_row(row) for row in rows]) != merged.source_digest:
                     reason = "the range's messages changed (digest mismatch)"
@@ -256,7 +256,7 @@ def _cas_problem(connection: Connection, conversation_id: str, draft: SegmentDra
     if first is None or first[0] != draft.uid_start:
         return "the range does not start where the block ends (coverage would have a hole or an overlap)"
     rows = connection.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? AND {_VISIBLE} "
+        f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? AND {_VISIBLE} "
         "ORDER BY uid", (conversation_id, draft.uid_start, draft.uid_end)).fetchall()
     if source_digest([_message_from_row(row) for row in rows]) != draft.source_digest:
         return "the range's messages changed since the snapshot (digest mismatch)"

@@ -12,10 +12,7 @@ import time
 import uuid
 from collections.abc import Sequence
 
-import sqlcipher3
-
 from mfs_desktop.errors import InvalidInput, NotFound
-from mfs_desktop.store.attachments import AttachmentBlob, insert_attachment
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import (
     DEFAULT_ORIGIN,
@@ -30,11 +27,11 @@ from mfs_desktop.store.models import (
 
 TITLE_CHARS = 80
 
-_CONVERSATION_COLUMNS = (
+CONVERSATION_COLUMNS = (
     "id, title, created_at, updated_at, epoch, lineage_id, lineage_base_uid, memory_mode, "
     "preference_revision, transcript_revision, block_version, trashed_at"
 )
-_MESSAGE_COLUMNS = (
+MESSAGE_COLUMNS = (
     "conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, epoch, status, "
     "generation_id, tool_name, tool_arguments, tool_call_id, quoted_uid, edit_of_uid, attachment_sha256"
 )
@@ -56,8 +53,6 @@ def title_from(text: str) -> str:
 class TranscriptStore:
     def __init__(self, database: Database) -> None:
         self._db = database
-
-    # conversations -----------------------------------------------------------------
 
     def create_conversation(self, title: str = "", *, now: float | None = None) -> Conversation:
         stamp = time.time() if now is None else now
@@ -92,8 +87,6 @@ class TranscriptStore:
             _require_live(connection, conversation_id)
             connection.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
 
-    # messages ----------------------------------------------------------------------
-
     def append(
         self, conversation_id: str, drafts: Sequence[MessageDraft], *, now: float | None = None
     ) -> list[Message]:
@@ -109,7 +102,7 @@ class TranscriptStore:
         """The current view (or, with `include_retracted`, every stored message), oldest first."""
         visible = "1" if include_retracted else _VISIBLE
         rows = self._db.connection().execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid BETWEEN ? AND ? "
             f"AND {visible} ORDER BY uid",
             (conversation_id, uid_from, uid_to if uid_to is not None else 2**62),
         )
@@ -118,7 +111,7 @@ class TranscriptStore:
     def newest_page(self, conversation_id: str, *, limit: int = 50, before_uid: int | None = None) -> list[Message]:
         """One page of the current view ending before `before_uid` (newest page by default), oldest first."""
         rows = self._db.connection().execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid < ? AND {_VISIBLE} "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid < ? AND {_VISIBLE} "
             "ORDER BY uid DESC LIMIT ?",
             (conversation_id, before_uid if before_uid is not None else 2**62, limit),
         )
@@ -191,7 +184,7 @@ class TranscriptStore:
             draft = MessageDraft(role=original.role, text=new_text, origin="edited")
             _validate_draft(draft)
             row = _message_row(conversation, draft, top_uid + 1, original.turn_ordinal, stamp, uid)
-            _insert_messages(connection, [row])
+            insert_messages(connection, [row])
         return _message_from_row(row)
 
     def delete_message(self, conversation_id: str, uid: int, *, now: float | None = None) -> list[int]:
@@ -233,8 +226,6 @@ class TranscriptStore:
                     (new_id(), top, conversation_id),
                 )
         return self.conversation(conversation_id)
-
-    # trash ---------------------------------------------------------------------------
 
     def trash(self, conversation_id: str, *, now: float | None = None) -> None:
         with self._db.transaction() as connection:
@@ -309,7 +300,7 @@ def append_in_transaction(
         elif turn == 0:
             raise InvalidInput("A conversation starts with a user message.")
         rows.append(_message_row(conversation, draft, top_uid + offset, turn, stamp, None))
-    _insert_messages(connection, rows)
+    insert_messages(connection, rows)
     first_user = next((d.text for d in drafts if d.role == "user"), None)
     title = conversation.title or (title_from(first_user) if first_user else "")
     connection.execute(
@@ -322,7 +313,7 @@ def append_in_transaction(
 
 def _read_conversation(connection: Connection, conversation_id: str) -> Conversation:
     row = connection.execute(
-        f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)
+        f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)
     ).fetchone()
     if row is None:
         raise NotFound(f"No conversation with id {conversation_id}.")
@@ -338,7 +329,7 @@ def _require_live(connection: Connection, conversation_id: str) -> Conversation:
 
 def _read_visible_message(connection: Connection, conversation_id: str, uid: int) -> Message:
     row = connection.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid = ? AND {_VISIBLE}",
+        f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE conversation_id = ? AND uid = ? AND {_VISIBLE}",
         (conversation_id, uid),
     ).fetchone()
     if row is None:
@@ -363,9 +354,9 @@ def _message_row(
     )
 
 
-def _insert_messages(connection: Connection, rows: list[tuple]) -> None:
+def insert_messages(connection: Connection, rows: list[tuple]) -> None:
     placeholders = ", ".join("?" for _ in rows[0])
-    connection.executemany(f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES ({placeholders})", rows)
+    connection.executemany(f"INSERT INTO messages ({MESSAGE_COLUMNS}) VALUES ({placeholders})", rows)
 
 
 def _message_from_row(row: tuple) -> Message:
@@ -402,49 +393,3 @@ def _retract(
         "INSERT INTO retractions (conversation_id, uid, epoch, reason, retracted_at) VALUES (?, ?, ?, ?, ?)",
         [(conversation.id, uid, conversation.epoch, reason, stamp) for uid in uids],
     )
-
-
-def import_conversation(
-    database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction],
-    hidden: Sequence[tuple[int, str]] = (), knowledge: Sequence[tuple[str, str, int | None, float]] = (),
-    attachments: Sequence[AttachmentBlob] = (),
-) -> None:
-    """Insert a conversation exactly as exported: same ids, uids, ordinals, epochs, hashes,
-    the same answer shown where Regenerate left alternatives, the same knowledge slot. One
-    transaction: a row the schema refuses leaves nothing imported."""
-    try:
-        _import_in_transaction(database, conversation, messages, retractions, hidden, knowledge, attachments)
-    except sqlcipher3.IntegrityError as exc:
-        raise InvalidInput(f"The export breaks a rule of the database ({exc}); nothing was imported.") from None
-
-
-def _import_in_transaction(
-    database: Database, conversation: Conversation, messages: Sequence[Message], retractions: Sequence[Retraction],
-    hidden: Sequence[tuple[int, str]], knowledge: Sequence[tuple[str, str, int | None, float]],
-    attachments: Sequence[AttachmentBlob],
-) -> None:
-    with database.transaction() as connection:
-        exists = connection.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation.id,)).fetchone()
-        if exists:
-            raise InvalidInput(f"Conversation {conversation.id} already exists here; import it with a new id.")
-        values = [getattr(conversation, name.strip()) for name in _CONVERSATION_COLUMNS.split(",")]
-        placeholders = ", ".join("?" for _ in values)
-        connection.execute(f"INSERT INTO conversations ({_CONVERSATION_COLUMNS}) VALUES ({placeholders})", values)
-        for blob in attachments:
-            insert_attachment(connection, blob)
-        if messages:
-            _insert_messages(connection, [
-                tuple(getattr(message, name.strip()) for name in _MESSAGE_COLUMNS.split(",")) for message in messages
-            ])
-        connection.executemany(
-            "INSERT INTO retractions (conversation_id, uid, epoch, reason, retracted_at) VALUES (?, ?, ?, ?, ?)",
-            [(r.conversation_id, r.uid, r.epoch, r.reason, r.retracted_at) for r in retractions],
-        )
-        connection.executemany(
-            "INSERT INTO hidden_alternatives (conversation_id, uid, generation_id) VALUES (?, ?, ?)",
-            [(conversation.id, uid, generation_id) for uid, generation_id in hidden],
-        )
-        connection.executemany(
-            "INSERT INTO knowledge (conversation_id, key, value, source_uid, updated_at) VALUES (?, ?, ?, ?, ?)",
-            [(conversation.id, *row) for row in knowledge],
-        )

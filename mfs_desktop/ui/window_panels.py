@@ -1,0 +1,135 @@
+"""The side tabs, settings and the transfer actions of the window.
+
+A mixin of `MainWindow` (ui/main_window.py), which owns the widgets it uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QFileDialog,
+)
+
+from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
+from mfs_desktop.services.inspect import payload_series, segment_detail
+from mfs_desktop.services.preferences import save_preferences
+from mfs_desktop.services.transfer import export_text, import_json, read_import_file, turn_span, write_export
+from mfs_desktop.store import ledger
+from mfs_desktop.store.trajectory import trajectory
+from mfs_desktop.ui.export_dialog import ExportDialog
+from mfs_desktop.ui.operations import run_operation
+from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
+
+
+class PanelsMixin:
+    def refresh_side_tabs(self) -> None:
+        """Trajectory and ledger come straight from the store, read on the pool."""
+        if self.current_id is None:
+            return
+        conversation_id = self.current_id
+        database = self.session.database
+
+        def read() -> tuple:
+            calls = trajectory(database, conversation_id)
+            results = {m.uid: m.text for m in self.session.transcript.messages(conversation_id, include_retracted=True)
+                       if m.role == "tool"}
+            return ([(call, results.get(call.result_uid, "")) for call in calls],
+                    ledger.entries(database, conversation_id), payload_series(self.session, conversation_id))
+
+        def show(data: tuple) -> None:
+            if conversation_id != self.current_id:
+                return
+            calls, entries, series = data
+            self.trajectory_tab.show_entries(calls)
+            profile_warn = self.last_report.get("warn", 0.85)
+            profile_hard = self.last_report.get("hard", 0.95)
+            self.ledger_tab.show_ledger(entries, series, self.model_choice.window, profile_warn, profile_hard)
+
+        run_operation(read, show, self._failed)
+
+    def show_segment(self, uid_start: int) -> None:
+        if self.current_id is None or uid_start is None:
+            return
+        conversation_id = self.current_id
+        run_operation(lambda: segment_detail(self.session, conversation_id, uid_start), self.layers.show_segment,
+                      self._failed)
+
+    # settings ----------------------------------------------------------------------
+
+    def open_settings(self, page: str = "") -> None:
+        dialog = SettingsDialog(self, self.session, self.preferences, self.current_id)
+        for index in range(dialog.tabs.count()):
+            if dialog.tabs.tabText(index) == page:
+                dialog.tabs.setCurrentIndex(index)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            self.apply_settings(dialog.choice())
+
+    def apply_settings(self, choice: SettingsChoice) -> None:
+        """Saved on the pool; a changed model or window reloads the worker once nothing is running."""
+        conversation_id = self.current_id
+
+        def save():
+            saved = save_preferences(self.session.database, choice.preferences)
+            for edit in choice.endpoints:
+                if edit.url:
+                    stored = load_endpoint(self.session.database, edit.role)
+                    key = edit.api_key if edit.api_key is not None else (stored.api_key if stored else "")
+                    save_endpoint(self.session, edit.role, edit.url, edit.model, key)
+                elif load_endpoint(self.session.database, edit.role) is not None:
+                    clear_endpoint(self.session, edit.role)
+            if conversation_id is not None and choice.memory_mode is not None:
+                self.session.transcript.set_memory_mode(conversation_id, choice.memory_mode)
+            return saved
+
+        def saved(preferences) -> None:
+            changed_model = preferences.model_choice() != self.preferences.model_choice()
+            self.preferences = preferences
+            self.composer.set_send_key(preferences.send_key)
+            self.statusBar().showMessage("Settings saved.", 4000)
+            if changed_model:
+                self._next_model = preferences.model_choice()
+                self._maybe_restart_model()
+            elif conversation_id is not None:
+                self._sync_memory_menu()
+                self.inspect_requested.emit(conversation_id)
+
+        run_operation(save, saved, self._failed)
+
+    # export / import ---------------------------------------------------------------
+
+    def export_current(self) -> None:
+        if self.current_id is None:
+            return
+        conversation = self.session.transcript.conversation(self.current_id)
+        turns = max((m.turn_ordinal for m in self.session.transcript.newest_page(self.current_id, limit=1)), default=1)
+        dialog = ExportDialog(self, conversation.title or "conversation", turns)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        self.export_to(*dialog.choice())
+
+    def export_to(self, fmt: str, path: str, span: tuple[int, int] | None) -> None:
+        conversation_id = self.current_id
+        database = self.session.database
+
+        def write() -> str:
+            uids = turn_span(database, conversation_id, *span) if span else None
+            text = (
+                export_text(database, conversation_id, fmt, uids)
+                if uids
+                else export_text(database, conversation_id, fmt)
+            )
+            write_export(Path(path), text)
+            return path
+
+        run_operation(write, lambda written: self.statusBar().showMessage(
+            f"Exported to {written} (plaintext).", 6000), self._failed)
+
+    def import_export(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import a JSON export", "", "JSON (*.json)")
+        if not path:
+            return
+        run_operation(
+            lambda: import_json(self.session.database, read_import_file(Path(path))),
+            lambda conversation_id: self.refresh_conversations(select=conversation_id),
+            self._failed,
+        )
