@@ -256,3 +256,19 @@ def test_migrated_schema_equals_fresh_schema_from_every_version(tmp_path: Path) 
         reopened = open_test_session(root)
         assert [m.text for m in reopened.transcript.messages("c")] == ["kept"]
         reopened.close()
+
+
+def test_a_finished_thread_closes_its_connection(session: Session) -> None:
+    """Issue 28: 20 threads that each read once left 20 connections open until close."""
+    import threading
+
+    def read() -> None:
+        session.transcript.list_conversations()
+
+    threads = [threading.Thread(target=read) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert session.database.open_connections() == 1, "only this thread's connection is left"
+    session.database.rekey(bytes(range(32)))  # needs the only open connection: now it is

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -112,7 +114,8 @@ def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: b
     exists = path.exists() and path.stat().st_size > 0
     # check_same_thread=False only so that `Database.close` may close every thread's connection;
     # each connection is still used by the one thread that opened it.
-    connection = sqlcipher3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+    connection = sqlcipher3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False,
+                                    factory=_ThreadConnection)
     try:
         connection.execute(_raw_key_pragma(key))
         try:
@@ -225,6 +228,12 @@ class _Presence:
             self._fd = None
 
 
+class _ThreadConnection(sqlcipher3.Connection):
+    """A connection the database can track weakly: when the thread that opened it ends, its
+    thread-local reference goes and the connection closes itself (20 finished pool threads
+    left 20 connections open before)."""
+
+
 class Database:
     """The database file plus its key; hands each thread its own connection."""
 
@@ -233,7 +242,7 @@ class Database:
         self._key = key
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._all: list[Connection] = []
+        self._all: weakref.WeakSet[Connection] = weakref.WeakSet()
         first = connect(path, key, check_integrity=True)
         self._adopt(first)
         try:
@@ -249,7 +258,7 @@ class Database:
     def _adopt(self, connection: Connection) -> None:
         self._local.connection = connection
         with self._lock:
-            self._all.append(connection)
+            self._all.add(connection)
 
     def connection(self) -> Connection:
         existing = getattr(self._local, "connection", None)
@@ -281,12 +290,17 @@ class Database:
     def rekey(self, new_key: bytes) -> None:
         """Re-encrypt every page under `new_key` in one transaction (SQLCipher's PRAGMA rekey)."""
         connection = self.connection()
-        with self._lock:
-            if len(self._all) != 1:
-                raise RuntimeError("rekey needs the only open connection")
+        if self.open_connections() != 1:
+            raise RuntimeError("rekey needs the only open connection")
         connection.execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
         self.checkpoint()
         self._key = new_key
+
+    def open_connections(self) -> int:
+        """Connections of threads that still run (this one's included, once it has asked)."""
+        gc.collect()  # a finished thread's connection may wait in a reference cycle
+        with self._lock:
+            return len(self._all)
 
     def checkpoint(self) -> None:
         """Move the WAL into the main file and truncate it, so no old page versions linger."""
@@ -294,7 +308,7 @@ class Database:
 
     def close(self) -> None:
         with self._lock:
-            connections, self._all = self._all, []
+            connections, self._all = list(self._all), weakref.WeakSet()
         for connection in connections:
             with contextlib.suppress(sqlcipher3.ProgrammingError):
                 connection.close()
