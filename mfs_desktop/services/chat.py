@@ -201,7 +201,7 @@ class ChatService(CompactionSchedule):
         seed 000: a gap means the lineage is no longer trusted). The lineage goes recent-only —
         no segment is sent or committed — until memory is switched back on, which starts a new
         lineage from the current end. The whole history stays on disk."""
-        ledger.record(self.session.database, conversation_id, "coverage", "recent_only",
+        ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.COVERAGE, "recent_only",
                       f"{len(coverage.gaps)} gaps, {len(coverage.overlaps)} overlaps in the block; memory set to "
                       "recent-only (switch it back to automatic to start a new lineage from here)")
         log.warning("conversation %s: coverage check failed; lineage degraded to recent-only", conversation_id)
@@ -228,7 +228,7 @@ class ChatService(CompactionSchedule):
             provider=self.provider, model=self.model.name, owner=this_process(), regenerates=regenerates,
         )
         if report.left_out:  # never silent (invariant 11): the ledger and the answer say what was left out
-            ledger.record(self.session.database, conversation_id, "recent_exact", "fallback",
+            ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.RECENT_EXACT, "fallback",
                           f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id), assembled
@@ -248,7 +248,7 @@ class ChatService(CompactionSchedule):
             self._compact_now(conversation_id, assembled.report)
             assembled = self._assemble(conversation_id, regenerates=regenerates)
             if assembled.report.pressure >= self.profile.hard or assembled.report.left_out:
-                ledger.record(self.session.database, conversation_id, "hard_line", "fallback",
+                ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.HARD_LINE, "fallback",
                               "no segment could bring the view under the hard line; block + newest raw turns sent",
                               input_tokens=assembled.report.tokens)
                 return self._assemble(conversation_id, regenerates=regenerates, fallback=True)

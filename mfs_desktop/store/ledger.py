@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 
 
 @dataclass(frozen=True)
@@ -23,12 +24,36 @@ class LedgerEntry:
     detail: str
 
 
-def record(database: Database, conversation_id: str, event: str, outcome: str, detail: str = "", *,
+class LedgerEvent(StrEnum):
+    """What a ledger row records. Stored as its value; a StrEnum compares equal to it."""
+
+    COMPACTION = "compaction"
+    CONSOLIDATION = "consolidation"
+    UPGRADE = "upgrade"
+    TOOL_RESULTS_CLEARED = "tool_results_cleared"
+    PIN = "pin"
+    UNPIN = "unpin"
+    COVERAGE = "coverage"  # a block with a gap or overlap: the lineage went recent-only
+    RECENT_EXACT = "recent_exact"  # oldest messages left out of a request
+    HARD_LINE = "hard_line"  # compaction could not bring the request under the hard line
+
+
+def record(database: Database, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
            input_tokens: int | None = None) -> None:
     with database.transaction() as connection:
-        connection.execute(
-            "INSERT INTO ledger (conversation_id, created_at, event, input_tokens, outcome, detail) "
-            "VALUES (?, ?, ?, ?, ?, ?)", (conversation_id, time.time(), event, input_tokens, outcome, detail))
+        record_in_transaction(connection, conversation_id, event, outcome, detail, input_tokens=input_tokens)
+
+
+def record_in_transaction(
+    connection: Connection, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
+    level: int | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
+    duration_ms: float | None = None,
+) -> None:
+    """One ledger row inside the caller's transaction, so it commits with what it records."""
+    connection.execute(
+        "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, duration_ms, "
+        "outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (conversation_id, time.time(), str(event), level, input_tokens, output_tokens, duration_ms, outcome, detail))
 
 
 def entries(database: Database, conversation_id: str) -> list[LedgerEntry]:

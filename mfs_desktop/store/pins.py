@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.database import Database
+from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
 from mfs_desktop.store.transcript import _read_visible_message, _require_live
 
 
@@ -42,8 +43,7 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
         slot_text = render_slot()
         connection.execute("UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                            (slot_text, conversation_id))
-        event = "pin" if pinned else "unpin"
-        connection.execute(
-            "INSERT INTO ledger (conversation_id, created_at, event, outcome, detail) VALUES (?, ?, ?, 'ok', ?)",
-            (conversation_id, time.time(), event, f"uid {uid} {event}ned; the knowledge slot was rewritten"))
+        event = LedgerEvent.PIN if pinned else LedgerEvent.UNPIN
+        record_in_transaction(connection, conversation_id, event, "ok",
+                              f"uid {uid} {event}ned; the knowledge slot was rewritten")
     return slot_text

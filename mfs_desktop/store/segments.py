@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mfs_desktop.store.database import Connection, Database
+from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
+from mfs_desktop.store.models import Conversation
 from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, source_digest
 from mfs_desktop.store.transcript import _VISIBLE, MESSAGE_COLUMNS, _message_from_row, _read_conversation, new_id
 
@@ -98,11 +100,10 @@ class SegmentStore:
                     "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                     (slot_text, conversation_id))
             outcome = "commit_rejected" if reason else ("degraded" if draft.degraded else "committed")
-            connection.execute(
-                "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, "
-                "duration_ms, outcome, detail) VALUES (?, ?, 'compaction', ?, ?, ?, ?, ?, ?)",
-                (conversation_id, time.time(), draft.depth, input_tokens, output_tokens, duration_ms, outcome,
-                 f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else "")))
+            record_in_transaction(
+                connection, conversation_id, LedgerEvent.COMPACTION, outcome,
+                f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else ""),
+                level=draft.depth, input_tokens=input_tokens, output_tokens=output_tokens, duration_ms=duration_ms)
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
 
     def replace(
@@ -116,8 +117,7 @@ class SegmentStore:
             block = _active(connection, conversation_id)
             ranges = [(s.uid_start, s.uid_end) for s in block]
             reason = ""
-            if (conversation.epoch, conversation.lineage_id, conversation.block_version) != \
-                    (expected.epoch, expected.lineage_id, expected.block_version):
+            if _block_moved(conversation, expected):
                 reason = "the block or the history changed since the plan"
             elif not all((s.uid_start, s.uid_end) in ranges for s in replaced):
                 reason = "a replaced segment is no longer active"
@@ -135,21 +135,12 @@ class SegmentStore:
                 _insert(connection, segment_id, conversation_id, merged, expected, "active", tokens)
                 connection.execute("UPDATE conversations SET block_version = block_version + 1 WHERE id = ?",
                                    (conversation_id,))
-            connection.execute(
-                "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, outcome, "
-                "detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    conversation_id,
-                    time.time(),
-                    "upgrade" if kind == "upgraded" else "consolidation",
-                    merged.depth,
-                    before_tokens,
-                    tokens,
-                    "commit_rejected" if reason else kind,
-                    f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
-                    + (f"; {reason}" if reason else ""),
-                ),
-            )
+            record_in_transaction(
+                connection, conversation_id, LedgerEvent.UPGRADE if kind == "upgraded" else LedgerEvent.CONSOLIDATION,
+                "commit_rejected" if reason else kind,
+                f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
+                + (f"; {reason}" if reason else ""),
+                level=merged.depth, input_tokens=before_tokens, output_tokens=tokens)
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
 
     def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
@@ -172,27 +163,21 @@ class SegmentStore:
                 "UPDATE segments SET upgrade_tried = 1 WHERE conversation_id = ? AND state = 'active' "
                 "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
             if declined:
-                connection.execute(
-                    "INSERT INTO ledger (conversation_id, created_at, event, level, outcome, detail) "
-                    "VALUES (?, ?, 'upgrade', 0, 'declined', ?)",
-                    (conversation_id, time.time(), f"uids {segment.uid_start}-{segment.uid_end}: {declined}"))
+                record_in_transaction(connection, conversation_id, LedgerEvent.UPGRADE, "declined",
+                                      f"uids {segment.uid_start}-{segment.uid_end}: {declined}", level=0)
 
     def clear_tool_results(
         self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int
     ) -> bool:
         """S2 as an event: the send copy clears tool results up to `through_uid` from now on."""
         with self._db.transaction() as connection:
-            conversation = _read_conversation(connection, conversation_id)
-            if (conversation.epoch, conversation.lineage_id, conversation.block_version) != \
-                    (expected.epoch, expected.lineage_id, expected.block_version):
+            if _block_moved(_read_conversation(connection, conversation_id), expected):
                 return False
             connection.execute(
                 "UPDATE conversations SET tool_clear_uid = max(tool_clear_uid, ?), block_version = block_version + 1 "
                 "WHERE id = ?", (through_uid, conversation_id))
-            connection.execute(
-                "INSERT INTO ledger (conversation_id, created_at, event, outcome, detail) VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, time.time(), "tool_results_cleared", "cleared",
-                 f"{cleared} old tool results cleared in the send view through uid {through_uid}"))
+            record_in_transaction(connection, conversation_id, LedgerEvent.TOOL_RESULTS_CLEARED, "cleared",
+                                  f"{cleared} old tool results cleared in the send view through uid {through_uid}")
         return True
 
 
@@ -240,12 +225,18 @@ def _active(connection: Connection, conversation_id: str) -> list[SegmentDraft]:
     return [_draft(row) for row in rows]
 
 
+def _block_moved(conversation: Conversation, expected: BlockExpectation) -> bool:
+    """The compare half of every compare-and-swap on the block: epoch, lineage, block version."""
+    return (conversation.epoch, conversation.lineage_id, conversation.block_version) != \
+        (expected.epoch, expected.lineage_id, expected.block_version)
+
+
 def _cas_problem(connection: Connection, conversation_id: str, draft: SegmentDraft, expected: BlockExpectation) -> str:
     conversation = _read_conversation(connection, conversation_id)
-    if conversation.epoch != expected.epoch or conversation.lineage_id != expected.lineage_id:
-        return "history was edited or deleted since the snapshot (epoch/lineage changed)"
-    if conversation.block_version != expected.block_version:
-        return "the block changed since the snapshot (another commit or event)"
+    if _block_moved(conversation, expected):
+        return ("history was edited or deleted since the snapshot (epoch/lineage changed)"
+                if (conversation.epoch, conversation.lineage_id) != (expected.epoch, expected.lineage_id)
+                else "the block changed since the snapshot (another commit or event)")
     if conversation.memory_mode != "automatic":
         return "memory is not automatic any more"
     block = _active(connection, conversation_id)
