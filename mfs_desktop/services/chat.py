@@ -9,23 +9,20 @@ the earlier answer selectable.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
 from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
-from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT, to_chat_message
+from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
 from mfs_desktop.context.send_view import ViewReport, build_send_view
-from mfs_desktop.context.snapshot import FrozenRequest, SendView, freeze, thaw
+from mfs_desktop.context.snapshot import FrozenRequest, freeze
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
-from mfs_desktop.runtime.protocol import ChatMessage, ChatModel, SamplingSettings, ToolCall, Usage
+from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings
 from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.compaction import Compaction, PreCompactor, render_slot
 from mfs_desktop.services.compaction_schedule import CompactionSchedule
@@ -33,39 +30,15 @@ from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.tools import ToolRunner
+from mfs_desktop.services.turn import Assembled, Turn, TurnResult, uncovered_before
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
-from mfs_desktop.store.models import Conversation, Message, MessageDraft
+from mfs_desktop.store.models import Conversation
 from mfs_desktop.store.outbox import Outbox
-from mfs_desktop.store.segment_records import SegmentDraft
 from mfs_desktop.store.segments import SegmentStore
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Assembled:
-    """One assembly of a send view: the view, its report, and the messages before it that no
-    segment covers (what the answer reports as left out)."""
-
-    view: SendView
-    report: ViewReport
-    left_out: int
-
-
-@dataclass(frozen=True)
-class TurnResult:
-    conversation_id: str
-    generation_id: str
-    user_uid: int
-    answer_uid: int
-    answer: str
-    status: str  # "completed" or "partial"
-    finish_reason: str
-    usage: Usage
-    fingerprint: str
-    messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
 
 
 DEFAULT_SAMPLING = SamplingSettings()
@@ -73,13 +46,6 @@ DEFAULT_SAMPLING = SamplingSettings()
 
 def _ignore(_: str) -> None:
     pass
-
-
-def _uncovered_before(visible: Sequence[Message], block: Sequence[SegmentDraft], first_uid: int) -> int:
-    """Messages before the view's raw turns that no active segment covers: those the model did
-    not see in any form. Covered ones reach it through their segment (no loss to warn of)."""
-    covered_end = block[-1].uid_end if block else 0
-    return sum(1 for m in visible if covered_end < m.uid < first_uid)
 
 
 class ChatService(CompactionSchedule):
@@ -127,7 +93,7 @@ class ChatService(CompactionSchedule):
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
         if not self.outbox.deliver(conversation_id, claimable):
             raise InvalidInput("No message is waiting for an answer in this conversation.")
-        return self._run(*self._freeze(conversation_id), on_text, cancel or threading.Event())
+        return Turn(self, *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
 
     def edit_and_resend(
         self, conversation_id: str, uid: int, text: str, *, on_text: Callable[[str], None] = _ignore,
@@ -140,7 +106,7 @@ class ChatService(CompactionSchedule):
             raise InvalidInput("Only your own messages can be edited and sent again.")
         self.precompactor.cancel(conversation_id)  # its candidate is stale now; the CAS would refuse it anyway
         self.session.transcript.edit_message(conversation_id, uid, text)
-        return self._run(*self._freeze(conversation_id), on_text, cancel or threading.Event())
+        return Turn(self, *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
 
     def check_message(self, text: str) -> None:
         refuse_unsendable(text, self.profile)
@@ -157,7 +123,7 @@ class ChatService(CompactionSchedule):
         user_uid = max(m.uid for m in messages if m.role == "user")
         if self.generations.get(shown).user_uid != user_uid:
             raise InvalidInput("Only the newest turn's answer can be regenerated.")
-        return self._run(*self._freeze(conversation_id, regenerates=shown), on_text, cancel or threading.Event())
+        return Turn(self, *self._freeze(conversation_id, regenerates=shown)).run(on_text, cancel or threading.Event())
 
     def resume(
         self, generation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
@@ -168,7 +134,7 @@ class ChatService(CompactionSchedule):
         if generation.owner != this_process() and is_running(generation.owner):
             raise ConversationBusy(f"Generation {generation_id} is being answered by another MFS Desktop process "
                                    f"(pid {owner_pid(generation.owner or '')}); it is left to it.")
-        return self._run(generation, None, on_text, cancel or threading.Event())
+        return Turn(self, generation, None).run(on_text, cancel or threading.Event())
 
     def close(self) -> None:
         self.precompactor.close()
@@ -178,7 +144,7 @@ class ChatService(CompactionSchedule):
         assembled = self._assemble(conversation_id, regenerates=regenerates, fallback=fallback)
         return assembled.view, assembled.report
 
-    def _assemble(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False) -> _Assembled:
+    def _assemble(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False) -> Assembled:
         """The send view from one read of the transcript, with what the answer will report."""
         conversation = self.session.transcript.conversation(conversation_id)
         visible = [m for m in self.session.transcript.messages(conversation_id)
@@ -194,7 +160,7 @@ class ChatService(CompactionSchedule):
             counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt, tools=self._tools,
             fallback=fallback, count=estimate_text_tokens, block_version=expected.block_version)
         automatic = conversation.memory_mode == "automatic"
-        return _Assembled(view, report, _uncovered_before(visible, block if automatic else (), view.first_uid))
+        return Assembled(view, report, uncovered_before(visible, block if automatic else (), view.first_uid))
 
     def _degrade_to_recent_only(self, conversation_id: str, coverage: CoverageReport) -> Conversation:
         """A block with a hole or an overlap would tell the model a false history (invariant 2;
@@ -218,7 +184,7 @@ class ChatService(CompactionSchedule):
         self.schedule_compaction(conversation_id, report)
         return report
 
-    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> tuple[GenerationRecord, _Assembled]:
+    def _freeze(self, conversation_id: str, regenerates: str | None = None) -> tuple[GenerationRecord, Assembled]:
         assembled = self._view_under_pressure(conversation_id, regenerates)
         view, report = assembled.view, assembled.report
         self.last_report = report
@@ -233,7 +199,7 @@ class ChatService(CompactionSchedule):
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id), assembled
 
-    def _view_under_pressure(self, conversation_id: str, regenerates: str | None) -> _Assembled:
+    def _view_under_pressure(self, conversation_id: str, regenerates: str | None) -> Assembled:
         """Below warn: everything (S1), from one read and one build. From warn: clear old tool
         results (S2) and compact in the background. From hard: compact now; if that cannot
         bring it down, the frozen fallback."""
@@ -256,86 +222,3 @@ class ChatService(CompactionSchedule):
         # boundary: the request being frozen now is not held up, and replays stay deterministic.
         return assembled
 
-    def _run(self, generation: GenerationRecord, assembled: _Assembled | None, on_text: Callable[[str], None],
-             cancel: threading.Event) -> TurnResult:
-        """`assembled` is what this process just froze: an ordinary turn reads nothing more. A
-        resumed generation (None) reads what it needs from the store."""
-        request = thaw(generation.snapshot, generation.fingerprint)
-        self.generations.start(generation, this_process())
-        if assembled is not None:
-            left_out, done = assembled.left_out, []
-        else:
-            # counted against the block the view was frozen with, before a fold after the answer moves it
-            left_out = self._left_out(generation.conversation_id, request.view.first_uid)
-            # A resumed generation continues after the tool rounds it already committed.
-            done = [m for m in self.session.transcript.messages(generation.conversation_id,
-                                                                 uid_from=generation.user_uid)
-                    if m.generation_id == generation.id]
-        messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
-        rounds = sum(1 for m in done if m.role == "tool")
-        usages: list[Usage] = []
-        started = time.perf_counter()
-        try:
-            while True:
-                choice = "auto" if rounds < self.max_tool_rounds else "none"
-                completion = self.model.complete(messages, request.sampling, on_text, cancel,
-                                                 tools=self._tools, tool_choice=choice)
-                usages.append(completion.usage)
-                if completion.prompt_reported:
-                    self.meter.observe(generation.conversation_id, messages, completion.usage.prompt_tokens)
-                if completion.tool_call is None or completion.finish_reason != "tool_call":
-                    break
-                exchange = self._call_tool(generation, completion.tool_call, rounds)
-                messages.extend(to_chat_message(m) for m in exchange)
-                rounds += 1
-        except BaseException as exc:
-            self.generations.mark(generation.id, "failed", error=type(exc).__name__)
-            raise
-        usage = _summed(usages)
-        # stopped by the user, or the endpoint failed after text reached the user: kept, marked partial
-        stopped = completion.finish_reason in ("cancelled", "interrupted")
-        status = "partial" if stopped else "completed"
-        answer = self.generations.commit_answer(
-            generation,
-            [MessageDraft("assistant", completion.text, status="partial" if stopped else "complete",
-                          generation_id=generation.id)],
-            status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
-            hide_generation=generation.regenerates,
-        )[-1]
-        if assembled is not None:
-            # The next request is this one plus the answer until an event changes the block: a
-            # count of that, not another assembly, says whether to organise the context.
-            after = self.meter.count(generation.conversation_id, [*messages, ChatMessage("assistant", completion.text)],
-                                     self._tools)
-            self._schedule(generation.conversation_id, after / self.window, assembled.report.data_block_tokens)
-        else:
-            self.schedule_compaction(generation.conversation_id)
-        log.info("generation %s %s: %d calls, %d tool rounds, prompt %d (reused %d), completion %d, %.0f ms",
-                 generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
-                 usage.completion_tokens, (time.perf_counter() - started) * 1000)
-        return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
-                          status, completion.finish_reason, usage, generation.fingerprint, left_out)
-
-    def _left_out(self, conversation_id: str, first_uid: int) -> int:
-        """`_uncovered_before` for a resumed generation, read from the store."""
-        if first_uid <= 1:
-            return 0
-        automatic = self.session.transcript.conversation(conversation_id).memory_mode == "automatic"
-        block = self.segments.read_block(conversation_id)[3] if automatic else []
-        return _uncovered_before(self.session.transcript.messages(conversation_id, uid_to=first_uid - 1), block,
-                                 first_uid)
-
-    def _call_tool(self, generation: GenerationRecord, call: ToolCall, round_index: int) -> list[Message]:
-        call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"
-        # The call is stored (with its result) after it runs; this worker is the only writer
-        # of this conversation's messages meanwhile, so the uid it will get is known now.
-        call_uid = self.session.transcript.next_uid(generation.conversation_id)
-        outcome = self.tools.run(generation.conversation_id, call, call_uid)
-        log.info("generation %s: tool %s %s in %.1f ms", generation.id, call.name, outcome.status, outcome.duration_ms)
-        return self.generations.commit_tool_exchange(generation, call.name, call.arguments, call_id, outcome.text,
-                                                     outcome.status, outcome.duration_ms)
-
-
-def _summed(usages: list[Usage]) -> Usage:
-    """One generation's usage: every model call of its tool rounds added up."""
-    return Usage(*(sum(getattr(u, field.name) for u in usages) for field in dataclasses.fields(Usage)))

@@ -1,0 +1,154 @@
+"""One generation, from its frozen request to its committed answer (DESIGN section 8).
+
+The chat service assembles and freezes the request (services/chat.py); a `Turn` runs it — the
+model streaming, cancellable, with its tool rounds — commits the answer and its usage in one
+transaction, and tells the compaction schedule the next request's pressure. An ordinary turn
+reads nothing more from the store; a resumed generation reads what its crash left behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mfs_desktop.context.assembler import to_chat_message
+from mfs_desktop.context.send_view import ViewReport
+from mfs_desktop.context.snapshot import SendView, thaw
+from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
+from mfs_desktop.services.owner import this_process
+from mfs_desktop.store.generations import GenerationRecord
+from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.segment_records import SegmentDraft
+
+if TYPE_CHECKING:
+    from mfs_desktop.services.chat import ChatService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """One assembly of a send view: the view, its report, and the messages before it that no
+    segment covers (what the answer reports as left out)."""
+
+    view: SendView
+    report: ViewReport
+    left_out: int
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    conversation_id: str
+    generation_id: str
+    user_uid: int
+    answer_uid: int
+    answer: str
+    status: str  # "completed" or "partial"
+    finish_reason: str
+    usage: Usage
+    fingerprint: str
+    messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
+
+
+def uncovered_before(visible: Sequence[Message], block: Sequence[SegmentDraft], first_uid: int) -> int:
+    """Messages before the view's raw turns that no active segment covers: those the model did
+    not see in any form. Covered ones reach it through their segment (no loss to warn of)."""
+    covered_end = block[-1].uid_end if block else 0
+    return sum(1 for m in visible if covered_end < m.uid < first_uid)
+
+
+class Turn:
+    """Made for one generation. `assembled` is what this process just froze (an ordinary turn);
+    None for a generation resumed from the store."""
+
+    def __init__(self, service: ChatService, generation: GenerationRecord, assembled: Assembled | None) -> None:
+        self.service = service
+        self.generation = generation
+        self.assembled = assembled
+
+    def run(self, on_text: Callable[[str], None], cancel: threading.Event) -> TurnResult:
+        generation, assembled, service = self.generation, self.assembled, self.service
+        request = thaw(generation.snapshot, generation.fingerprint)
+        service.generations.start(generation, this_process())
+        if assembled is not None:
+            left_out, done = assembled.left_out, []
+        else:
+            # counted against the block the view was frozen with, before a fold after the answer moves it
+            left_out = self._left_out(generation.conversation_id, request.view.first_uid)
+            # A resumed generation continues after the tool rounds it already committed.
+            stored = service.session.transcript.messages(generation.conversation_id, uid_from=generation.user_uid)
+            done = [m for m in stored if m.generation_id == generation.id]
+        messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
+        rounds = sum(1 for m in done if m.role == "tool")
+        usages: list[Usage] = []
+        started = time.perf_counter()
+        try:
+            while True:
+                choice = "auto" if rounds < service.max_tool_rounds else "none"
+                completion = service.model.complete(messages, request.sampling, on_text, cancel,
+                                                    tools=service._tools, tool_choice=choice)
+                usages.append(completion.usage)
+                if completion.prompt_reported:
+                    service.meter.observe(generation.conversation_id, messages, completion.usage.prompt_tokens)
+                if completion.tool_call is None or completion.finish_reason != "tool_call":
+                    break
+                exchange = self._call_tool(completion.tool_call, rounds)
+                messages.extend(to_chat_message(m) for m in exchange)
+                rounds += 1
+        except BaseException as exc:
+            service.generations.mark(generation.id, "failed", error=type(exc).__name__)
+            raise
+        usage = _summed(usages)
+        # stopped by the user, or the endpoint failed after text reached the user: kept, marked partial
+        stopped = completion.finish_reason in ("cancelled", "interrupted")
+        status = "partial" if stopped else "completed"
+        answer = service.generations.commit_answer(
+            generation,
+            [MessageDraft("assistant", completion.text, status="partial" if stopped else "complete",
+                          generation_id=generation.id)],
+            status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
+            hide_generation=generation.regenerates,
+        )[-1]
+        if assembled is not None:
+            # The next request is this one plus the answer until an event changes the block: a
+            # count of that, not another assembly, says whether to organise the context.
+            next_request = [*messages, ChatMessage("assistant", completion.text)]
+            after = service.meter.count(generation.conversation_id, next_request, service._tools)
+            service._schedule(generation.conversation_id, after / service.window, assembled.report.data_block_tokens)
+        else:
+            service.schedule_compaction(generation.conversation_id)
+        log.info("generation %s %s: %d calls, %d tool rounds, prompt %d (reused %d), completion %d, %.0f ms",
+                 generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
+                 usage.completion_tokens, (time.perf_counter() - started) * 1000)
+        return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
+                          status, completion.finish_reason, usage, generation.fingerprint, left_out)
+
+    def _left_out(self, conversation_id: str, first_uid: int) -> int:
+        """`uncovered_before` for a resumed generation, read from the store."""
+        if first_uid <= 1:
+            return 0
+        automatic = self.service.session.transcript.conversation(conversation_id).memory_mode == "automatic"
+        block = self.service.segments.read_block(conversation_id)[3] if automatic else []
+        earlier = self.service.session.transcript.messages(conversation_id, uid_to=first_uid - 1)
+        return uncovered_before(earlier, block, first_uid)
+
+    def _call_tool(self, call: ToolCall, round_index: int) -> list[Message]:
+        generation, service = self.generation, self.service
+        call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"
+        # The call is stored (with its result) after it runs; this worker is the only writer
+        # of this conversation's messages meanwhile, so the uid it will get is known now.
+        call_uid = service.session.transcript.next_uid(generation.conversation_id)
+        outcome = service.tools.run(generation.conversation_id, call, call_uid)
+        log.info("generation %s: tool %s %s in %.1f ms", generation.id, call.name, outcome.status, outcome.duration_ms)
+        return service.generations.commit_tool_exchange(generation, call.name, call.arguments, call_id, outcome.text,
+                                                     outcome.status, outcome.duration_ms)
+
+
+def _summed(usages: list[Usage]) -> Usage:
+    """One generation's usage: every model call of its tool rounds added up."""
+    return Usage(*(sum(getattr(u, field.name) for u in usages) for field in dataclasses.fields(Usage)))
