@@ -21,7 +21,7 @@ from mfs_desktop.context.send_view import ViewReport
 from mfs_desktop.context.snapshot import SendView, thaw
 from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
 from mfs_desktop.services.owner import this_process
-from mfs_desktop.store.generations import GenerationRecord
+from mfs_desktop.store.generations import GenerationRecord, GenerationStatus
 from mfs_desktop.store.models import Message, MessageDraft
 from mfs_desktop.store.segment_records import SegmentDraft
 
@@ -48,7 +48,7 @@ class TurnResult:
     user_uid: int
     answer_uid: int
     answer: str
-    status: str  # "completed" or "partial"
+    status: GenerationStatus  # completed or partial
     finish_reason: str
     usage: Usage
     fingerprint: str
@@ -101,12 +101,12 @@ class Turn:
                 messages.extend(to_chat_message(m) for m in exchange)
                 rounds += 1
         except BaseException as exc:
-            service.generations.mark(generation.id, "failed", error=type(exc).__name__)
+            service.generations.mark(generation.id, GenerationStatus.FAILED, error=type(exc).__name__)
             raise
         usage = _summed(usages)
         # stopped by the user, or the endpoint failed after text reached the user: kept, marked partial
         stopped = completion.finish_reason in ("cancelled", "interrupted")
-        status = "partial" if stopped else "completed"
+        status = GenerationStatus.PARTIAL if stopped else GenerationStatus.COMPLETED
         answer = service.generations.commit_answer(
             generation,
             [MessageDraft("assistant", completion.text, status="partial" if stopped else "complete",

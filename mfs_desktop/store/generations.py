@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 from mfs_desktop.errors import ConversationBusy, NotFound
 from mfs_desktop.store.database import Connection, Database
@@ -11,7 +12,20 @@ from mfs_desktop.store.models import Message, MessageDraft
 from mfs_desktop.store.trajectory import record_in_transaction
 from mfs_desktop.store.transcript import append_in_transaction, new_id
 
-UNFINISHED = ("frozen", "streaming")
+
+class GenerationStatus(StrEnum):
+    """A generation's life (migration 0002's CHECK): frozen → streaming → completed | partial |
+    failed; abandoned when an edit or delete invalidates its lineage. Stored as the value."""
+
+    FROZEN = "frozen"
+    STREAMING = "streaming"
+    COMPLETED = "completed"
+    PARTIAL = "partial"
+    FAILED = "failed"
+    ABANDONED = "abandoned"
+
+
+UNFINISHED = (GenerationStatus.FROZEN, GenerationStatus.STREAMING)
 
 
 @dataclass(frozen=True)
@@ -23,7 +37,7 @@ class GenerationRecord:
     lineage_id: str
     snapshot: bytes
     fingerprint: str
-    status: str
+    status: GenerationStatus
     provider: str
     model: str
     prompt_tokens: int | None
@@ -49,6 +63,7 @@ _COLUMNS = (
 def _record(row: tuple) -> GenerationRecord:
     values = list(row)
     values[5] = bytes(values[5])
+    values[7] = GenerationStatus(values[7])
     return GenerationRecord(*values)
 
 
@@ -107,14 +122,14 @@ class GenerationStore:
         if not changed:
             raise NotFound(f"Generation {generation.id} is no longer open; start a new answer instead.")
 
-    def mark(self, generation_id: str, status: str, *, error: str | None = None) -> None:
+    def mark(self, generation_id: str, status: GenerationStatus, *, error: str | None = None) -> None:
         with self._db.transaction() as connection:
             connection.execute(
                 "UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id)
             )
 
     def commit_answer(
-        self, generation: GenerationRecord, drafts: list[MessageDraft], *, status: str, finish_reason: str,
+        self, generation: GenerationRecord, drafts: list[MessageDraft], *, status: GenerationStatus, finish_reason: str,
         usage: dict[str, float | int], hide_generation: str | None = None,
     ) -> list[Message]:
         """Append the answer and record its usage in one transaction; a crash leaves neither."""
