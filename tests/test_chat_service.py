@@ -99,7 +99,8 @@ def test_resume_reuses_frozen_bytes(session: Session) -> None:
     with pytest.raises(RuntimeError):
         service.send(conversation.id, "first try")
     [failed] = service.generations.for_conversation(conversation.id)
-    session.database.connection().execute("UPDATE generations SET status = 'streaming' WHERE id = ?", (failed.id,))
+    session.database.write(lambda connection: connection.execute(
+        "UPDATE generations SET status = 'streaming' WHERE id = ?", (failed.id,)))
     model = FakeModel()
     resumed = ChatService(session, model, provider="fake").resume(failed.id)
     assert resumed.fingerprint == failed.fingerprint

@@ -17,6 +17,7 @@ from mfs_desktop.runtime.fake import FakeModel, Step
 from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.database import Connection
 from mfs_desktop.store.ledger import entries
 from mfs_desktop.store.segment_records import source_digest
 from mfs_desktop.store.segments import SegmentStore
@@ -460,9 +461,12 @@ def test_a_block_with_a_gap_is_never_sent_the_lineage_answers_from_recent_turns(
     service, _, conversation = run_conversation(session, 120, 4096)
     block = service.segments.active_block(conversation)
     assert len(block) >= 2
-    with session.database.transaction() as connection:
+
+    def change(connection: Connection) -> None:
         connection.execute("UPDATE segments SET state = 'superseded' WHERE conversation_id = ? AND uid_start = ?",
                            (conversation, block[0].uid_start))
+
+    session.database.write(change)
     view, report = service.view(conversation)
     assert report.segments == 0 and not any(SEGMENT_HEADER in m.content for m in view.messages)
     assert report.left_out > 0 and report.tokens <= service.profile.send_budget

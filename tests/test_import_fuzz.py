@@ -82,7 +82,7 @@ def _import_is_clean_or_refused(target: Session, document: object) -> None:
     export_markdown(target.database, conversation_id)
     target.transcript.messages(conversation_id)
     target.transcript.trash(conversation_id)  # out of the way of the next example
-    target.database.connection().execute("DELETE FROM hidden_alternatives")
+    target.database.write(lambda connection: connection.execute("DELETE FROM hidden_alternatives"))
 
 
 # derandomize: the same 1,000 documents every run, so CI cannot fail on a new draw (run with

@@ -119,7 +119,7 @@ def test_corrupted_page_is_refused(populated: Path) -> None:
 
 def test_database_from_newer_version_is_refused_untouched(populated: Path) -> None:
     session = open_test_session(populated)
-    session.database.connection().execute("PRAGMA user_version = 999")
+    session.database.write(lambda connection: connection.execute("PRAGMA user_version = 999"))
     session.close()
     before = directory_digest(populated)
     with pytest.raises(DatabaseTooNew):

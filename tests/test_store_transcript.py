@@ -10,6 +10,7 @@ import sqlcipher3
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.database import Connection
 from mfs_desktop.store.models import MessageDraft, sha256_text
 from mfs_desktop.store.retention import DAY, apply_retention, empty_trash
 
@@ -52,7 +53,6 @@ def test_conversation_must_start_with_user_message(session: Session) -> None:
 def test_invariant_1_triggers_refuse_update_and_delete_of_messages(session: Session) -> None:
     conversation = session.transcript.create_conversation()
     _turn(session, conversation.id, "original words", "reply")
-    connection = session.database.connection()
     for statement in (
         "UPDATE messages SET text = 'rewritten'",
         "UPDATE messages SET text_sha256 = text_sha256",
@@ -61,25 +61,29 @@ def test_invariant_1_triggers_refuse_update_and_delete_of_messages(session: Sess
         "DELETE FROM conversations",
     ):
         with pytest.raises(sqlcipher3.IntegrityError):
-            connection.execute(statement)
+            session.database.write(lambda connection: connection.execute(statement))  # noqa: B023 (runs now)
     with pytest.raises(sqlcipher3.IntegrityError, match="monotonic"):
-        connection.execute(
+        session.database.write(lambda connection: connection.execute(
             "INSERT INTO messages (conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, "
             "epoch) VALUES (?, 1, 1, 'user', 'own', 'x', ?, 0, 1)",
             (conversation.id, "0" * 64),
-        )
+        ))
     assert [m.text for m in session.transcript.messages(conversation.id)] == ["original words", "reply"]
 
 
 def test_invariant_6_frozen_snapshot_cannot_change(session: Session) -> None:
     conversation = session.transcript.create_conversation()
-    connection = session.database.connection()
-    connection.execute(
-        "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, created_at) "
-        "VALUES ('g1', ?, 1, 1, 'l', x'00', ?, 0)", (conversation.id, "a" * 64))
-    connection.execute("UPDATE generations SET status = 'completed' WHERE id = 'g1'")
+
+    def freeze_and_complete(connection: Connection) -> None:
+        connection.execute(
+            "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, "
+            "created_at) VALUES ('g1', ?, 1, 1, 'l', x'00', ?, 0)", (conversation.id, "a" * 64))
+        connection.execute("UPDATE generations SET status = 'completed' WHERE id = 'g1'")
+
+    session.database.write(freeze_and_complete)
     with pytest.raises(sqlcipher3.IntegrityError, match="frozen"):
-        connection.execute("UPDATE generations SET snapshot = x'01' WHERE id = 'g1'")
+        session.database.write(lambda connection: connection.execute(
+            "UPDATE generations SET snapshot = x'01' WHERE id = 'g1'"))
 
 
 def test_edit_rewinds_in_a_new_epoch_and_lineage_keeping_originals(session: Session) -> None:
@@ -114,14 +118,18 @@ def test_delete_takes_whole_turn_or_whole_answer(session: Session) -> None:
 def test_new_epoch_invalidates_old_segments_and_open_generations(session: Session) -> None:
     conversation = session.transcript.create_conversation()
     _turn(session, conversation.id, "q0", "a0")
+
+    def segment_and_generation(connection: Connection) -> None:
+        connection.execute(
+            "INSERT INTO segments (id, conversation_id, epoch, lineage_id, uid_start, uid_end, state, source_digest, "
+            "block_version, created_at) VALUES ('s1', ?, 1, ?, 1, 2, 'active', 'd', 0, 0)",
+            (conversation.id, conversation.lineage_id))
+        connection.execute(
+            "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, "
+            "created_at) VALUES ('g', ?, 1, 1, ?, x'00', ?, 0)", (conversation.id, conversation.lineage_id, "b" * 64))
+
+    session.database.write(segment_and_generation)
     connection = session.database.connection()
-    connection.execute(
-        "INSERT INTO segments (id, conversation_id, epoch, lineage_id, uid_start, uid_end, state, source_digest, "
-        "block_version, created_at) VALUES ('s1', ?, 1, ?, 1, 2, 'active', 'd', 0, 0)",
-        (conversation.id, conversation.lineage_id))
-    connection.execute(
-        "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, created_at) "
-        "VALUES ('g', ?, 1, 1, ?, x'00', ?, 0)", (conversation.id, conversation.lineage_id, "b" * 64))
     session.transcript.edit_message(conversation.id, 1, "q0 again")
     assert connection.execute("SELECT state FROM segments").fetchone()[0] == "invalidated"
     assert connection.execute("SELECT status FROM generations").fetchone()[0] == "abandoned"
@@ -258,10 +266,47 @@ def test_migrated_schema_equals_fresh_schema_from_every_version(tmp_path: Path) 
         reopened.close()
 
 
-def test_a_finished_thread_closes_its_connection(session: Session) -> None:
-    """Issue 28: 20 threads that each read once left 20 connections open until close."""
-    import threading
+def test_every_write_runs_on_one_writer_thread_and_readers_cannot_write(session: Session) -> None:
+    """Issue 28 item 2: writes from the window, the turn, the pre-compactor and the tools go
+    through one thread and one connection; each other thread reads through its own
+    read-only connection, so a stray write cannot bypass the writer."""
+    writers: set[int] = set()
+    errors: list[BaseException] = []
 
+    def append_from_a_thread(index: int) -> None:
+        try:
+            conversation = session.transcript.create_conversation(f"t{index}")
+            _turn(session, conversation.id, f"q{index}", f"a{index}")
+            writers.add(session.database.write(lambda connection: threading.get_ident()))
+        except BaseException as exc:  # reported below: a thread's exception is otherwise lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=append_from_a_thread, args=(index,)) for index in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert len(writers) == 1 and threading.get_ident() not in writers, "one writer thread, not the callers"
+    assert len(session.transcript.list_conversations()) == 12
+    with pytest.raises(sqlcipher3.OperationalError, match="readonly"):
+        session.database.connection().execute("DELETE FROM knowledge")
+
+
+def test_a_failed_write_rolls_back_and_reaches_the_caller(session: Session) -> None:
+    conversation = session.transcript.create_conversation()
+
+    def half_then_fail(connection: Connection) -> None:
+        connection.execute("UPDATE conversations SET title = 'half' WHERE id = ?", (conversation.id,))
+        raise InvalidInput("refused midway")
+
+    with pytest.raises(InvalidInput, match="refused midway"):
+        session.database.write(half_then_fail)
+    assert session.transcript.conversation(conversation.id).title == ""
+
+
+def test_a_finished_thread_closes_its_reader(session: Session) -> None:
+    """Issue 28: 20 threads that each read once left 20 connections open until close."""
     def read() -> None:
         session.transcript.list_conversations()
 
@@ -270,5 +315,7 @@ def test_a_finished_thread_closes_its_connection(session: Session) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert session.database.open_connections() == 1, "only this thread's connection is left"
-    session.database.rekey(bytes(range(32)))  # needs the only open connection: now it is
+    session.transcript.list_conversations()
+    assert session.database.open_readers() == 1, "only this thread's reader is left"
+    session.database.rekey(bytes(range(32)))  # closes this thread's reader; no other is open
+    assert session.transcript.list_conversations() == []

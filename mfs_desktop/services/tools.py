@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.protocol import ToolCall
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.database import Connection
 
 RECALL_MAX_MESSAGES = 200
 RECALL_MAX_CHARS = 12_000
@@ -91,10 +92,13 @@ class ToolRunner:
 
     def _record_value(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
         key, value = _text(arguments, "key", 200), _text(arguments, "value", 4000)
-        with self.session.database.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             connection.execute(
                 "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, source_uid, updated_at) "
                 "VALUES (?, ?, ?, ?, ?)", (conversation_id, key, value, call_uid, time.time()))
+
+        self.session.database.write(change)
         return f"recorded {key}"
 
     def _read_document(self, conversation_id: str, arguments: dict, call_uid: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,12 @@ class AnchorStore:
         return Anchor(*row) if row else None
 
     def save(self, conversation_id: str, anchor: Anchor) -> None:
-        with self.database.transaction() as connection:
+        def change(connection: Connection) -> None:
             connection.execute(
                 "INSERT INTO token_anchors (conversation_id, message_count, prefix_digest, exact_tokens, k) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT(conversation_id) DO UPDATE SET "
                 "message_count = excluded.message_count, prefix_digest = excluded.prefix_digest, "
                 "exact_tokens = excluded.exact_tokens, k = excluded.k",
                 (conversation_id, anchor.message_count, anchor.prefix_digest, anchor.exact_tokens, anchor.k))
+
+        self.database.write(change)

@@ -55,8 +55,8 @@ class AttachmentStore:
     def put(self, data: bytes, *, name: str = "", media_type: str = "application/octet-stream",
             now: float | None = None) -> Attachment:
         """Store a snapshot once per content; until a message references it, it counts as unreferenced."""
-        with self._db.transaction() as connection:
-            digest = insert_attachment(connection, AttachmentBlob(data, name, media_type, now))
+        digest = self._db.write(lambda connection: insert_attachment(connection, AttachmentBlob(data, name,
+                                                                                              media_type, now)))
         return self.info(digest)
 
     def info(self, sha256: str) -> Attachment:
@@ -75,10 +75,12 @@ class AttachmentStore:
 
     def purge_unreferenced(self, cutoff: float) -> int:
         """Delete snapshots no message has referenced since before `cutoff`."""
-        with self._db.transaction() as connection:
-            deleted = connection.execute(
+
+        def delete(connection: Connection) -> int:
+            return connection.execute(
                 "DELETE FROM attachments WHERE unreferenced_since IS NOT NULL AND unreferenced_since < ? "
                 "AND NOT EXISTS (SELECT 1 FROM messages WHERE attachment_sha256 = attachments.sha256)",
                 (cutoff,),
             ).rowcount
-        return deleted
+
+        return self._db.write(delete)

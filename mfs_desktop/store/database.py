@@ -1,20 +1,20 @@
-"""Opening the SQLCipher database: key, verify, classify failures, migrate, one connection per thread."""
+"""Opening the SQLCipher database: key, verify, classify failures, migrate; one writer thread, readers per thread."""
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import re
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import sqlcipher3
 
@@ -105,17 +105,18 @@ def _refuse_unopenable(path: Path, cause: Exception) -> Exception:
     )
 
 
-def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: bool = True) -> Connection:
+def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: bool = True,
+            factory: type[Connection] = sqlcipher3.Connection) -> Connection:
     """Open, key and verify a connection; migrate the schema forward if asked.
 
     Nothing is written before the key is verified by a query (and, with `check_integrity`,
     before `quick_check` passes), so a wrong key or a damaged file is never changed.
     """
     exists = path.exists() and path.stat().st_size > 0
-    # check_same_thread=False only so that `Database.close` may close every thread's connection;
-    # each connection is still used by the one thread that opened it.
+    # check_same_thread=False only so that a connection whose last reference goes in another
+    # thread may still be closed there; each connection is used by the one thread that opened it.
     connection = sqlcipher3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False,
-                                    factory=_ThreadConnection)
+                                    factory=factory)
     try:
         connection.execute(_raw_key_pragma(key))
         try:
@@ -228,24 +229,32 @@ class _Presence:
             self._fd = None
 
 
-class _ThreadConnection(sqlcipher3.Connection):
-    """A connection the database can track weakly: when the thread that opened it ends, its
-    thread-local reference goes and the connection closes itself (20 finished pool threads
-    left 20 connections open before)."""
+class _ReaderConnection(sqlcipher3.Connection):
+    """A thread's reading connection, tracked weakly: when the thread that opened it ends, its
+    thread-local reference goes and the connection closes itself in that thread."""
+
+
+_Result = TypeVar("_Result")
 
 
 class Database:
-    """The database file plus its key; hands each thread its own connection."""
+    """The database file plus its key. Every write runs on one writer thread through one
+    connection (as Anki's collection executor and Signal Desktop's SQL worker do), so writes of
+    the window, the turn, the pre-compactor and the tools never contend inside one process;
+    each other thread reads through its own read-only connection, closed when the thread ends."""
 
     def __init__(self, path: Path, key: bytes) -> None:
         self.path = path
         self._key = key
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._all: weakref.WeakSet[Connection] = weakref.WeakSet()
-        first = connect(path, key, check_integrity=True)
-        self._adopt(first)
+        self._readers: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self._executor: ThreadPoolExecutor | None = None
+        self._writer: Connection | None = None
+        self._writer_ident = -1
+        self._presence: _Presence | None = None
         try:
+            self._start_writer(first=True)
             self._presence = _Presence(path)
         except BaseException:
             self.close()
@@ -253,31 +262,60 @@ class Database:
 
     def alone(self) -> contextlib.AbstractContextManager[None]:
         """While held, no other process has this database open (see `_Presence`)."""
+        if self._presence is None:
+            return contextlib.nullcontext()
         return self._presence.alone()
 
-    def _adopt(self, connection: Connection) -> None:
-        self._local.connection = connection
+    def _start_writer(self, *, first: bool = False) -> ThreadPoolExecutor:
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfs-db-writer")
+        try:
+            self._writer = executor.submit(connect, self.path, self._key, check_integrity=first,
+                                           migrate=first).result()
+            self._writer_ident = executor.submit(threading.get_ident).result()
+        except BaseException:
+            executor.shutdown()
+            raise
+        self._executor = executor
+        return executor
+
+    def _on_writer(self, work: Callable[[], _Result]) -> _Result:
+        if threading.get_ident() == self._writer_ident:
+            return work()
         with self._lock:
-            self._all.add(connection)
+            # reopened on demand after `close`, as a reader is (a late signal of a closed window)
+            executor = self._executor or self._start_writer()
+        return executor.submit(work).result()
 
     def connection(self) -> Connection:
+        """This thread's connection for reading; on the writer thread, the writer's own, so a
+        change reads what it has written so far."""
+        if self._writer is not None and threading.get_ident() == self._writer_ident:
+            return self._writer
         existing = getattr(self._local, "connection", None)
         if existing is None:
-            existing = connect(self.path, self._key, migrate=False)
-            self._adopt(existing)
+            existing = connect(self.path, self._key, migrate=False, factory=_ReaderConnection)
+            # A reader that writes would bypass the writer thread and could meet SQLITE_BUSY.
+            existing.execute("PRAGMA query_only = ON")
+            self._local.connection = existing
+            with self._lock:
+                self._readers.add(existing)
         return existing
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[Connection]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception."""
+    def write(self, change: Callable[[Connection], _Result]) -> _Result:
+        """Run `change(connection)` on the writer thread in one BEGIN IMMEDIATE … COMMIT (or
+        ROLLBACK on any exception, which reaches the caller) and return its result."""
+        return self._on_writer(lambda: self._transaction(change))
+
+    def _transaction(self, change: Callable[[Connection], _Result]) -> _Result:
         connection = self.connection()
         try:
             connection.execute("BEGIN IMMEDIATE")
         except sqlcipher3.OperationalError as exc:
             raise DatabaseBusy(f"The database is busy (another MFS Desktop process is writing): {exc}.") from exc
         try:
-            yield connection
+            result = change(connection)
             connection.execute("COMMIT")
+            return result
         except BaseException as exc:
             # SQLite may already have rolled back (a full disk does): then there is nothing to undo.
             with contextlib.suppress(sqlcipher3.OperationalError):
@@ -288,31 +326,51 @@ class Database:
             raise
 
     def rekey(self, new_key: bytes) -> None:
-        """Re-encrypt every page under `new_key` in one transaction (SQLCipher's PRAGMA rekey)."""
-        connection = self.connection()
-        if self.open_connections() != 1:
-            raise RuntimeError("rekey needs the only open connection")
-        connection.execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
-        self.checkpoint()
+        """Re-encrypt every page under `new_key` in one transaction (SQLCipher's PRAGMA rekey).
+        A reader still open would go on with the old key, so this thread's own is closed first
+        and any other thread's refuses the rekey."""
+        self._close_own_reader()
+        if self.open_readers():
+            raise RuntimeError("rekey needs every reading connection closed")
+
+        def rekey_on_writer() -> None:
+            writer = self.connection()
+            writer.execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
+            writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        self._on_writer(rekey_on_writer)
         self._key = new_key
 
-    def open_connections(self) -> int:
-        """Connections of threads that still run (this one's included, once it has asked)."""
-        gc.collect()  # a finished thread's connection may wait in a reference cycle
+    def open_readers(self) -> int:
+        """Reading connections of threads that still hold one (the writer's is not counted)."""
         with self._lock:
-            return len(self._all)
+            return len(self._readers)
 
     def checkpoint(self) -> None:
         """Move the WAL into the main file and truncate it, so no old page versions linger."""
-        self.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._on_writer(lambda: self.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+
+    def _close_own_reader(self) -> None:
+        own = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if own is not None:
+            with self._lock:
+                self._readers.discard(own)
+            own.close()
 
     def close(self) -> None:
+        """Close the writer and this thread's reader. Another thread's reader is left to close
+        when that thread ends: closing a connection another thread may be stepping through is a
+        use-after-free in the C library (Open WebUI saw its process die with exit 139 so)."""
+        self._close_own_reader()
         with self._lock:
-            connections, self._all = list(self._all), weakref.WeakSet()
-        for connection in connections:
-            with contextlib.suppress(sqlcipher3.ProgrammingError):
-                connection.close()
-        self._local = threading.local()
-        presence = getattr(self, "_presence", None)
+            executor, writer, self._executor, self._writer = self._executor, self._writer, None, None
+        if executor is not None:
+            if writer is not None:
+                with contextlib.suppress(sqlcipher3.ProgrammingError):
+                    executor.submit(writer.close).result()
+            executor.shutdown(wait=True)
+        self._writer_ident = -1
+        presence, self._presence = self._presence, None
         if presence is not None:
             presence.release()

@@ -76,13 +76,16 @@ class GenerationStore:
         *, provider: str, model: str, owner: str, regenerates: str | None = None,
     ) -> str:
         generation_id = new_id()
-        with self._db.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             connection.execute(
                 "INSERT INTO generations (id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, "
                 "provider, model, regenerates, created_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (generation_id, conversation_id, user_uid, epoch, lineage_id, snapshot, fingerprint, provider, model,
                  regenerates, time.time(), owner),
             )
+
+        self._db.write(change)
         return generation_id
 
     def get(self, generation_id: str) -> GenerationRecord:
@@ -112,28 +115,31 @@ class GenerationStore:
         """frozen/streaming → streaming, owned by `owner`, if no one took it since `generation`
         was read (two processes finishing one crashed answer: one wins); a finished, failed or
         abandoned one is refused."""
-        with self._db.transaction() as connection:
+
+        def take(connection: Connection) -> tuple[int, tuple | None]:
             changed = connection.execute(
                 "UPDATE generations SET status = 'streaming', owner = ? WHERE id = ? AND status IN ('frozen', "
                 "'streaming') AND owner IS ?", (owner, generation.id, generation.owner)).rowcount
-            current = connection.execute("SELECT status FROM generations WHERE id = ?", (generation.id,)).fetchone()
+            return changed, connection.execute("SELECT status FROM generations WHERE id = ?",
+                                               (generation.id,)).fetchone()
+
+        changed, current = self._db.write(take)
         if not changed and current is not None and current[0] in UNFINISHED:
             raise ConversationBusy(f"Generation {generation.id} is being answered by another MFS Desktop process.")
         if not changed:
             raise NotFound(f"Generation {generation.id} is no longer open; start a new answer instead.")
 
     def mark(self, generation_id: str, status: GenerationStatus, *, error: str | None = None) -> None:
-        with self._db.transaction() as connection:
-            connection.execute(
-                "UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id)
-            )
+        self._db.write(lambda connection: connection.execute(
+            "UPDATE generations SET status = ?, error = ? WHERE id = ?", (status, error, generation_id)))
 
     def commit_answer(
         self, generation: GenerationRecord, drafts: list[MessageDraft], *, status: GenerationStatus, finish_reason: str,
         usage: dict[str, float | int], hide_generation: str | None = None,
     ) -> list[Message]:
         """Append the answer and record its usage in one transaction; a crash leaves neither."""
-        with self._db.transaction() as connection:
+
+        def commit(connection: Connection) -> list[Message]:
             _require_open(connection, generation.id)
             if hide_generation:
                 _hide_generation(connection, generation.conversation_id, hide_generation)
@@ -146,14 +152,17 @@ class GenerationStore:
                  usage["prompt_tokens_evaluated"], usage["completion_tokens"], usage["prefill_ms"], usage["decode_ms"],
                  time.time(), generation.id),
             )
-        return messages
+            return messages
+
+        return self._db.write(commit)
 
     def commit_tool_exchange(
         self, generation: GenerationRecord, tool_name: str, arguments: str, call_id: str, result: str, status: str,
         duration_ms: float,
     ) -> list[Message]:
         """The call and its result enter the transcript together, never one without the other."""
-        with self._db.transaction() as connection:
+
+        def commit(connection: Connection) -> list[Message]:
             _require_open(connection, generation.id)
             messages = append_in_transaction(connection, generation.conversation_id, [
                 MessageDraft("assistant", "", generation_id=generation.id, tool_name=tool_name,
@@ -162,11 +171,14 @@ class GenerationStore:
             ])
             record_in_transaction(connection, generation.conversation_id, generation.id, messages[0].uid,
                                   messages[1].uid, tool_name, arguments, status, duration_ms)
-        return messages
+            return messages
+
+        return self._db.write(commit)
 
     def select_answer(self, conversation_id: str, generation_id: str) -> None:
         """Show another stored answer of the newest turn; the others stay, hidden."""
-        with self._db.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             row = connection.execute(f"SELECT {_COLUMNS} FROM generations WHERE id = ?", (generation_id,)).fetchone()
             if row is None or row[1] != conversation_id:
                 raise NotFound(f"No generation {generation_id} in conversation {conversation_id}.")
@@ -182,6 +194,7 @@ class GenerationStore:
                 (conversation_id,),
             )
 
+        self._db.write(change)
 
 def _require_open(connection: Connection, generation_id: str) -> None:
     current = connection.execute("SELECT status FROM generations WHERE id = ?", (generation_id,)).fetchone()

@@ -40,9 +40,10 @@ class LedgerEvent(StrEnum):
 
 def record(database: Database, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
            input_tokens: int | None = None) -> None:
-    with database.transaction() as connection:
+    def change(connection: Connection) -> None:
         record_in_transaction(connection, conversation_id, event, outcome, detail, input_tokens=input_tokens)
 
+    database.write(change)
 
 def record_in_transaction(
     connection: Connection, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,

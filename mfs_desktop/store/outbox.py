@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Message, MessageDraft
 from mfs_desktop.store.transcript import append_in_transaction
 
@@ -25,7 +25,7 @@ class Outbox:
         self._db = database
 
     def put(self, conversation_id: str, draft: MessageDraft, owner: str) -> None:
-        with self._db.transaction() as connection:
+        def change(connection: Connection) -> None:
             connection.execute(
                 "INSERT INTO outbox (conversation_id, content, origin, quoted_uid, attachment_sha256, owner, "
                 "queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -40,13 +40,16 @@ class Outbox:
                 ),
             )
 
+        self._db.write(change)
+
     def waiting(self, conversation_id: str, claimable: Claimable) -> int:
         rows = self._db.connection().execute("SELECT owner FROM outbox WHERE conversation_id = ?", (conversation_id,))
         return sum(1 for (owner,) in rows if claimable(owner))
 
     def deliver(self, conversation_id: str, claimable: Claimable) -> list[Message]:
         """This process's waiting messages (and a dead one's) into the transcript, in the order given."""
-        with self._db.transaction() as connection:
+
+        def deliver(connection: Connection) -> list[Message]:
             rows = [row for row in connection.execute(
                 "SELECT seq, content, origin, quoted_uid, attachment_sha256, owner FROM outbox "
                 "WHERE conversation_id = ? ORDER BY seq", (conversation_id,)) if claimable(row[5])]
@@ -56,4 +59,6 @@ class Outbox:
                       for _, content, origin, quoted, sha, _ in rows]
             messages = append_in_transaction(connection, conversation_id, drafts)
             connection.executemany("DELETE FROM outbox WHERE seq = ?", [(row[0],) for row in rows])
-        return messages
+            return messages
+
+        return self._db.write(deliver)

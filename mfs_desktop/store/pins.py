@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 from mfs_desktop.errors import InvalidInput
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
 from mfs_desktop.store.transcript import _read_visible_message, _require_live
 
@@ -23,9 +23,10 @@ def pinned_uids(database: Database, conversation_id: str) -> list[int]:
 def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
                render_slot: Callable[[], str]) -> str:
     """Pin or unpin one of the user's messages and rewrite the slot with `render_slot`, which
-    runs inside the transaction on this thread's connection, so it sees the change and may
-    refuse it by raising; returns the new slot text."""
-    with database.transaction() as connection:
+    runs inside the transaction on the writer thread (whose reads go through the writing
+    connection), so it sees the change and may refuse it by raising; returns the new slot text."""
+
+    def change(connection: Connection) -> str:
         _require_live(connection, conversation_id)
         message = _read_visible_message(connection, conversation_id, uid)
         if message.role != "user":
@@ -46,4 +47,6 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
         event = LedgerEvent.PIN if pinned else LedgerEvent.UNPIN
         record_in_transaction(connection, conversation_id, event, "ok",
                               f"uid {uid} {event}ned; the knowledge slot was rewritten")
-    return slot_text
+        return slot_text
+
+    return database.write(change)

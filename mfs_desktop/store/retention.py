@@ -36,8 +36,8 @@ def apply_retention(database: Database, *, now: float | None = None) -> Retentio
     transcript = TranscriptStore(database)
     purged = transcript.purge(transcript.trashed_before(stamp - TRASH_DAYS * DAY))
     attachments = AttachmentStore(database).purge_unreferenced(stamp - ATTACHMENT_GRACE_HOURS * 3600.0)
-    with database.transaction() as connection:
-        ledger = connection.execute("DELETE FROM ledger WHERE created_at < ?", (stamp - LEDGER_DAYS * DAY,)).rowcount
+    ledger = database.write(lambda connection: connection.execute(
+        "DELETE FROM ledger WHERE created_at < ?", (stamp - LEDGER_DAYS * DAY,)).rowcount)
     report = RetentionReport(purged, attachments, ledger)
     if purged or attachments or ledger:
         log.info("retention: %d conversations, %d attachments, %d ledger rows purged", purged, attachments, ledger)

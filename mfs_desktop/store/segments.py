@@ -78,11 +78,10 @@ class SegmentStore:
         """Fill the knowledge slot of a conversation that has sent nothing yet: no cached prefix
         exists to break, so the profile applies from the first request instead of waiting for
         the first compaction. Later the slot changes only with a compaction (DESIGN §5)."""
-        with self._db.transaction() as connection:
-            changed = connection.execute(
-                "UPDATE conversations SET slot_snapshot = ? WHERE id = ? AND block_version = 0 "
-                "AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?)",
-                (slot_text, conversation_id, conversation_id)).rowcount
+        changed = self._db.write(lambda connection: connection.execute(
+            "UPDATE conversations SET slot_snapshot = ? WHERE id = ? AND block_version = 0 "
+            "AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?)",
+            (slot_text, conversation_id, conversation_id)).rowcount)
         return changed == 1
 
     def commit(
@@ -90,7 +89,8 @@ class SegmentStore:
         compactor: str, input_tokens: int, output_tokens: int, duration_ms: float,
     ) -> CommitOutcome:
         segment_id = new_id()
-        with self._db.transaction() as connection:
+
+        def commit(connection: Connection) -> str:
             reason = _cas_problem(connection, conversation_id, draft, expected)
             _insert(
                 connection, segment_id, conversation_id, draft, expected, "rejected" if reason else "active", tokens
@@ -104,6 +104,9 @@ class SegmentStore:
                 connection, conversation_id, LedgerEvent.COMPACTION, outcome,
                 f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else ""),
                 level=draft.depth, input_tokens=input_tokens, output_tokens=output_tokens, duration_ms=duration_ms)
+            return reason
+
+        reason = self._db.write(commit)
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
 
     def replace(
@@ -112,7 +115,8 @@ class SegmentStore:
     ) -> CommitOutcome:
         """Consolidation by CAS: the replaced segments give way to one covering the same range."""
         segment_id = new_id()
-        with self._db.transaction() as connection:
+
+        def replace(connection: Connection) -> str:
             conversation = _read_conversation(connection, conversation_id)
             block = _active(connection, conversation_id)
             ranges = [(s.uid_start, s.uid_end) for s in block]
@@ -141,6 +145,9 @@ class SegmentStore:
                 f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
                 + (f"; {reason}" if reason else ""),
                 level=merged.depth, input_tokens=before_tokens, output_tokens=tokens)
+            return reason
+
+        reason = self._db.write(replace)
         return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
 
     def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
@@ -158,7 +165,8 @@ class SegmentStore:
 
     def mark_upgrade_tried(self, conversation_id: str, segment: SegmentDraft, declined: str = "") -> None:
         """Once only; a declined upgrade is recorded here, a kept one by `replace`."""
-        with self._db.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             connection.execute(
                 "UPDATE segments SET upgrade_tried = 1 WHERE conversation_id = ? AND state = 'active' "
                 "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
@@ -166,11 +174,14 @@ class SegmentStore:
                 record_in_transaction(connection, conversation_id, LedgerEvent.UPGRADE, "declined",
                                       f"uids {segment.uid_start}-{segment.uid_end}: {declined}", level=0)
 
+        self._db.write(change)
+
     def clear_tool_results(
         self, conversation_id: str, through_uid: int, expected: BlockExpectation, cleared: int
     ) -> bool:
         """S2 as an event: the send copy clears tool results up to `through_uid` from now on."""
-        with self._db.transaction() as connection:
+
+        def clear(connection: Connection) -> bool:
             if _block_moved(_read_conversation(connection, conversation_id), expected):
                 return False
             connection.execute(
@@ -178,7 +189,9 @@ class SegmentStore:
                 "WHERE id = ?", (through_uid, conversation_id))
             record_in_transaction(connection, conversation_id, LedgerEvent.TOOL_RESULTS_CLEARED, "cleared",
                                   f"{cleared} old tool results cleared in the send view through uid {through_uid}")
-        return True
+            return True
+
+        return self._db.write(clear)
 
 
 def _insert(connection: Connection, segment_id: str, conversation_id: str, draft: SegmentDraft,

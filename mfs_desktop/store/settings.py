@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 
 
 class SettingsStore:
@@ -17,20 +17,26 @@ class SettingsStore:
         return default if row is None else json.loads(row[0])
 
     def set(self, key: str, value: Any) -> None:
-        with self._db.transaction() as connection:
+        def change(connection: Connection) -> None:
             connection.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(value)))
 
+        self._db.write(change)
+
     def delete(self, key: str) -> None:
-        with self._db.transaction() as connection:
+        def change(connection: Connection) -> None:
             connection.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+        self._db.write(change)
 
     def secret(self, name: str) -> str:
         row = self._db.connection().execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
         return "" if row is None else row[0]
 
     def set_secret(self, name: str, value: str) -> None:
-        with self._db.transaction() as connection:
+        def change(connection: Connection) -> None:
             if value:
                 connection.execute("INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", (name, value))
             else:
                 connection.execute("DELETE FROM secrets WHERE name = ?", (name,))
+
+        self._db.write(change)

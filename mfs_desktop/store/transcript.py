@@ -57,11 +57,9 @@ class TranscriptStore:
     def create_conversation(self, title: str = "", *, now: float | None = None) -> Conversation:
         stamp = time.time() if now is None else now
         conversation_id = new_id()
-        with self._db.transaction() as connection:
-            connection.execute(
-                "INSERT INTO conversations (id, title, created_at, updated_at, lineage_id) VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, title, stamp, stamp, new_id()),
-            )
+        self._db.write(lambda connection: connection.execute(
+            "INSERT INTO conversations (id, title, created_at, updated_at, lineage_id) VALUES (?, ?, ?, ?, ?)",
+            (conversation_id, title, stamp, stamp, new_id())))
         return self.conversation(conversation_id)
 
     def conversation(self, conversation_id: str) -> Conversation:
@@ -82,10 +80,17 @@ class TranscriptStore:
         )
         return [ConversationSummary(*row) for row in rows]
 
-    def rename(self, conversation_id: str, title: str) -> None:
-        with self._db.transaction() as connection:
+    def _change_live(self, conversation_id: str, statement: str, parameters: tuple) -> None:
+        """One statement about a conversation that is not in the trash (else InvalidInput)."""
+
+        def change(connection: Connection) -> None:
             _require_live(connection, conversation_id)
-            connection.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+            connection.execute(statement, parameters)
+
+        self._db.write(change)
+
+    def rename(self, conversation_id: str, title: str) -> None:
+        self._change_live(conversation_id, "UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
 
     def append(
         self, conversation_id: str, drafts: Sequence[MessageDraft], *, now: float | None = None
@@ -93,8 +98,8 @@ class TranscriptStore:
         """Append messages atomically: all of them, or none after a crash."""
         if not drafts:
             return []
-        with self._db.transaction() as connection:
-            return append_in_transaction(connection, conversation_id, drafts, now=now)
+        return self._db.write(lambda connection: append_in_transaction(connection, conversation_id, drafts,
+                                                                        now=now))
 
     def messages(
         self, conversation_id: str, *, include_retracted: bool = False, uid_from: int = 1, uid_to: int | None = None
@@ -140,17 +145,13 @@ class TranscriptStore:
         knowledge slot with the next compaction, never mid-prefix."""
         if not key.strip() or not value.strip():
             raise InvalidInput("A recorded value needs a name and a value.")
-        with self._db.transaction() as connection:
-            _require_live(connection, conversation_id)
-            connection.execute(
-                "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, source_uid, updated_at) "
-                "VALUES (?, ?, ?, NULL, ?)", (conversation_id, key.strip(), value.strip(),
-                                               time.time() if now is None else now))
+        self._change_live(conversation_id, "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, "
+                          "source_uid, updated_at) VALUES (?, ?, ?, NULL, ?)",
+                          (conversation_id, key.strip(), value.strip(), time.time() if now is None else now))
 
     def delete_knowledge(self, conversation_id: str, key: str) -> None:
-        with self._db.transaction() as connection:
-            _require_live(connection, conversation_id)
-            connection.execute("DELETE FROM knowledge WHERE conversation_id = ? AND key = ?", (conversation_id, key))
+        self._change_live(conversation_id, "DELETE FROM knowledge WHERE conversation_id = ? AND key = ?",
+                          (conversation_id, key))
 
     def retractions(self, conversation_id: str) -> list[Retraction]:
         rows = self._db.connection().execute(
@@ -167,7 +168,8 @@ class TranscriptStore:
         were answers to the old text. The originals stay stored and exportable.
         """
         stamp = time.time() if now is None else now
-        with self._db.transaction() as connection:
+
+        def edit(connection: Connection) -> Message:
             conversation = _require_live(connection, conversation_id)
             original = _read_visible_message(connection, conversation_id, uid)
             if original.role == "tool":
@@ -185,13 +187,16 @@ class TranscriptStore:
             _validate_draft(draft)
             row = _message_row(conversation, draft, top_uid + 1, original.turn_ordinal, stamp, uid)
             insert_messages(connection, [row])
-        return _message_from_row(row)
+            return _message_from_row(row)
+
+        return self._db.write(edit)
 
     def delete_message(self, conversation_id: str, uid: int, *, now: float | None = None) -> list[int]:
         """Delete from the view in a new epoch: a user message takes its whole turn with it,
         an assistant or tool message takes the whole answer (so no tool call loses its result)."""
         stamp = time.time() if now is None else now
-        with self._db.transaction() as connection:
+
+        def delete(connection: Connection) -> list[int]:
             conversation = _require_live(connection, conversation_id)
             target = _read_visible_message(connection, conversation_id, uid)
             roles = ("user", "assistant", "tool") if target.role == "user" else ("assistant", "tool")
@@ -203,15 +208,18 @@ class TranscriptStore:
             )]
             conversation = _start_new_epoch(connection, conversation, stamp)
             _retract(connection, conversation, uids, "deleted", stamp)
-        return uids
+            return uids
+
+        return self._db.write(delete)
 
     def set_memory_mode(self, conversation_id: str, mode: str) -> Conversation:
         """Change the memory preference. Turning automatic memory back on starts a lineage at
         the current end: old segments never stretch across the time memory was off (seed 000)."""
-        with self._db.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             conversation = _require_live(connection, conversation_id)
             if mode == conversation.memory_mode:
-                return conversation
+                return
             connection.execute(
                 "UPDATE conversations SET memory_mode = ?, preference_revision = preference_revision + 1 WHERE id = ?",
                 (mode, conversation_id),
@@ -225,44 +233,38 @@ class TranscriptStore:
                     "UPDATE conversations SET lineage_id = ?, lineage_base_uid = ? WHERE id = ?",
                     (new_id(), top, conversation_id),
                 )
+
+        self._db.write(change)
         return self.conversation(conversation_id)
 
     def trash(self, conversation_id: str, *, now: float | None = None) -> None:
-        with self._db.transaction() as connection:
-            _require_live(connection, conversation_id)
-            connection.execute(
-                "UPDATE conversations SET trashed_at = ? WHERE id = ?",
-                (time.time() if now is None else now, conversation_id),
-            )
+        self._change_live(conversation_id, "UPDATE conversations SET trashed_at = ? WHERE id = ?",
+                          (time.time() if now is None else now, conversation_id))
 
     def restore(self, conversation_id: str) -> None:
-        with self._db.transaction() as connection:
+        def change(connection: Connection) -> None:
             conversation = _read_conversation(connection, conversation_id)
             if conversation.trashed_at is None:
                 raise InvalidInput(f"Conversation {conversation_id} is not in the trash.")
             connection.execute("UPDATE conversations SET trashed_at = NULL WHERE id = ?", (conversation_id,))
 
+        self._db.write(change)
+
     def purge(self, conversation_ids: Sequence[str]) -> int:
         """Delete trashed conversations for real; secure_delete zeroes the freed pages."""
-        with self._db.transaction() as connection:
+
+        def change(connection: Connection) -> None:
             for conversation_id in conversation_ids:
                 conversation = _read_conversation(connection, conversation_id)
                 if conversation.trashed_at is None:
                     raise InvalidInput(f"Conversation {conversation_id} is not in the trash; delete it first.")
                 connection.execute("UPDATE conversations SET purging = 1 WHERE id = ?", (conversation_id,))
-                for table in (
-                    "pins",
-                    "knowledge",
-                    "trajectory",
-                    "ledger",
-                    "segments",
-                    "generations",
-                    "hidden_alternatives",
-                    "retractions",
-                    "messages",
-                ):
+                for table in ("pins", "knowledge", "trajectory", "ledger", "segments", "generations",
+                              "hidden_alternatives", "retractions", "messages"):
                     connection.execute(f"DELETE FROM {table} WHERE conversation_id = ?", (conversation_id,))
                 connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+        self._db.write(change)
         if conversation_ids:
             self._db.checkpoint()
         return len(conversation_ids)

@@ -9,7 +9,7 @@ import sqlcipher3
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.attachments import AttachmentBlob, insert_attachment
-from mfs_desktop.store.database import Database
+from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Conversation, Message, Retraction
 from mfs_desktop.store.transcript import CONVERSATION_COLUMNS, MESSAGE_COLUMNS, insert_messages
 
@@ -33,7 +33,7 @@ def _import_in_transaction(
     hidden: Sequence[tuple[int, str]], knowledge: Sequence[tuple[str, str, int | None, float]],
     attachments: Sequence[AttachmentBlob],
 ) -> None:
-    with database.transaction() as connection:
+    def change(connection: Connection) -> None:
         exists = connection.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation.id,)).fetchone()
         if exists:
             raise InvalidInput(f"Conversation {conversation.id} already exists here; import it with a new id.")
@@ -58,3 +58,5 @@ def _import_in_transaction(
             "INSERT INTO knowledge (conversation_id, key, value, source_uid, updated_at) VALUES (?, ?, ?, ?, ?)",
             [(conversation.id, *row) for row in knowledge],
         )
+
+    database.write(change)
