@@ -34,7 +34,7 @@ from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.pins import pinned_uids
 from mfs_desktop.store.segment_records import SegmentDraft
-from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentStore
+from mfs_desktop.store.segments import BlockExpectation, CommitOutcome, SegmentState, SegmentStore
 
 log = logging.getLogger(__name__)
 Counter = Callable[[str], int]
@@ -132,7 +132,7 @@ class Compaction:
         started = time.perf_counter()
         items, degraded = self._guide(plan, compactor, cancel)
         if cancel.is_set():  # cancelling discards the result, degraded or not
-            return CommitOutcome("rejected", "cancelled", "")
+            return CommitOutcome(SegmentState.REJECTED, "cancelled", "")
         draft = draft_segment(plan.messages, items, degraded=degraded, profile=self.profile, count=self.count)
         tokens = self.count(draft.render())
         # The ledger's in → out is the folded range → the segment that now stands for it.
@@ -142,7 +142,7 @@ class Compaction:
             duration_ms=round((time.perf_counter() - started) * 1000, 1))
         log.info("compaction of %s: %s (%s), uids %d-%d", plan.conversation_id, outcome.state,
                  "degraded" if degraded else "guided", draft.uid_start, draft.uid_end)
-        if outcome.state == "active":
+        if outcome.state is SegmentState.ACTIVE:
             self.consolidate(plan.conversation_id, tail_tokens=0, emergency=False)
         return outcome
 
@@ -152,17 +152,17 @@ class Compaction:
         """Kept only if the compactor now succeeds and the segment gets strictly shorter; tried once."""
         items, degraded = self._guide(plan, compactor, cancel)
         if cancel.is_set():
-            return CommitOutcome("rejected", "cancelled", "")
+            return CommitOutcome(SegmentState.REJECTED, "cancelled", "")
         new = draft_segment(plan.messages, items, degraded=False, profile=self.profile, count=self.count)
         before, after = self.count(old.render()), self.count(new.render())
         if degraded or after >= before:
             reason = "the compactor failed again" if degraded else f"not shorter ({after} ≥ {before} tokens)"
             self.segments.mark_upgrade_tried(plan.conversation_id, old, declined=reason)
-            return CommitOutcome("rejected", reason, "")
+            return CommitOutcome(SegmentState.REJECTED, reason, "")
         self.segments.mark_upgrade_tried(plan.conversation_id, old)
         expected, _, _ = self.segments.block_state(plan.conversation_id)
         if expected != plan.expected:  # marking is not an event; anything else since the plan is
-            return CommitOutcome("rejected", "the block changed since the plan", "")
+            return CommitOutcome(SegmentState.REJECTED, "the block changed since the plan", "")
         return self.segments.replace(plan.conversation_id, [old], new, expected, tokens=after, kind="upgraded",
                                      before_tokens=before)
 
@@ -182,7 +182,7 @@ class Compaction:
             return False
         outcome = self.segments.replace(conversation_id, step.replaced, step.merged, expected,
                                         tokens=step.after_tokens, kind=step.kind, before_tokens=step.before_tokens)
-        return outcome.state == "active"
+        return outcome.state is SegmentState.ACTIVE
 
 
 class PreCompactor:
@@ -252,7 +252,7 @@ class PreCompactor:
             # The listeners hear one start and one end per event, however many folds it takes;
             # the end carries the last committed fold, or why none was.
             self._tell(conversation_id, None)
-            event: CommitOutcome = CommitOutcome("rejected", "cancelled", "")
+            event: CommitOutcome = CommitOutcome(SegmentState.REJECTED, "cancelled", "")
             try:
                 for fold in range(MAX_FOLDS_PER_EVENT):
                     if cancel.is_set():
@@ -260,8 +260,8 @@ class PreCompactor:
                     compactor = compactor or self._factory()
                     outcome = self.compaction.run(plan, compactor, cancel)
                     self.outcomes.append(outcome)
-                    event = outcome if outcome.state == "active" or fold == 0 else event
-                    plan = self._follow_up(conversation_id) if outcome.state == "active" else None
+                    event = outcome if outcome.state is SegmentState.ACTIVE or fold == 0 else event
+                    plan = self._follow_up(conversation_id) if outcome.state is SegmentState.ACTIVE else None
                     if plan is None:
                         break
                 self._tell(conversation_id, event)
@@ -269,7 +269,7 @@ class PreCompactor:
                 self.errors.append(exc)
                 # a fault of the environment (a full disk) is told in its own plain words
                 why = exc.message if isinstance(exc, EnvironmentFault) else f"failed ({type(exc).__name__})"
-                self._tell(conversation_id, CommitOutcome("rejected", why, ""))
+                self._tell(conversation_id, CommitOutcome(SegmentState.REJECTED, why, ""))
                 log.warning(
                     "pre-compaction failed (%s)", type(exc).__name__, exc_info=bool(os.environ.get("MFS_DEBUG"))
                 )

@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
@@ -29,9 +30,21 @@ class BlockExpectation:
     block_version: int
 
 
+class SegmentState(StrEnum):
+    """A segment row's state (migration 0002's CHECK); stored as the value. A fold or a merge
+    ends `active` or `rejected`; a merged segment's parts become `superseded`; an edit or a
+    memory switch leaves a lineage's segments `invalidated`."""
+
+    CANDIDATE = "candidate"
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    REJECTED = "rejected"
+    INVALIDATED = "invalidated"
+
+
 @dataclass(frozen=True)
 class CommitOutcome:
-    state: str  # "active" or "rejected"
+    state: SegmentState  # ACTIVE or REJECTED
     reason: str
     segment_id: str
 
@@ -92,9 +105,8 @@ class SegmentStore:
 
         def commit(connection: Connection) -> str:
             reason = _cas_problem(connection, conversation_id, draft, expected)
-            _insert(
-                connection, segment_id, conversation_id, draft, expected, "rejected" if reason else "active", tokens
-            )
+            state = SegmentState.REJECTED if reason else SegmentState.ACTIVE
+            _insert(connection, segment_id, conversation_id, draft, expected, state, tokens)
             if not reason:
                 connection.execute(
                     "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
@@ -107,7 +119,7 @@ class SegmentStore:
             return reason
 
         reason = self._db.write(commit)
-        return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
+        return CommitOutcome(SegmentState.REJECTED if reason else SegmentState.ACTIVE, reason or "ok", segment_id)
 
     def replace(
         self, conversation_id: str, replaced: Sequence[SegmentDraft], merged: SegmentDraft,
@@ -136,7 +148,7 @@ class SegmentStore:
                     connection.execute(
                         "UPDATE segments SET state = 'superseded' WHERE conversation_id = ? AND state = 'active' "
                         "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
-                _insert(connection, segment_id, conversation_id, merged, expected, "active", tokens)
+                _insert(connection, segment_id, conversation_id, merged, expected, SegmentState.ACTIVE, tokens)
                 connection.execute("UPDATE conversations SET block_version = block_version + 1 WHERE id = ?",
                                    (conversation_id,))
             record_in_transaction(
@@ -148,7 +160,7 @@ class SegmentStore:
             return reason
 
         reason = self._db.write(replace)
-        return CommitOutcome("rejected" if reason else "active", reason or "ok", segment_id)
+        return CommitOutcome(SegmentState.REJECTED if reason else SegmentState.ACTIVE, reason or "ok", segment_id)
 
     def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
         """The block's last segment, if it is a degraded L0 whose range has not had its one
@@ -195,7 +207,7 @@ class SegmentStore:
 
 
 def _insert(connection: Connection, segment_id: str, conversation_id: str, draft: SegmentDraft,
-            expected: BlockExpectation, state: str, tokens: int) -> None:
+            expected: BlockExpectation, state: SegmentState, tokens: int) -> None:
     connection.execute(
         "INSERT INTO segments (id, conversation_id, epoch, lineage_id, uid_start, uid_end, depth, state, degraded, "
         "source_digest, guide, facts, tokens, block_version, created_at) "
