@@ -40,10 +40,9 @@ class LedgerEvent(StrEnum):
 
 def record(database: Database, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
            input_tokens: int | None = None) -> None:
-    def change(connection: Connection) -> None:
-        record_in_transaction(connection, conversation_id, event, outcome, detail, input_tokens=input_tokens)
+    database.write(lambda connection: record_in_transaction(connection, conversation_id, event, outcome, detail,
+                                                            input_tokens=input_tokens))
 
-    database.write(change)
 
 def record_in_transaction(
     connection: Connection, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
