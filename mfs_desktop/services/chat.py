@@ -167,7 +167,8 @@ class ChatService(CompactionSchedule):
         seed 000: a gap means the lineage is no longer trusted). The lineage goes recent-only —
         no segment is sent or committed — until memory is switched back on, which starts a new
         lineage from the current end. The whole history stays on disk."""
-        ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.COVERAGE, "recent_only",
+        ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.COVERAGE,
+                      ledger.LedgerOutcome.RECENT_ONLY,
                       f"{len(coverage.gaps)} gaps, {len(coverage.overlaps)} overlaps in the block; memory set to "
                       "recent-only (switch it back to automatic to start a new lineage from here)")
         log.warning("conversation %s: coverage check failed; lineage degraded to recent-only", conversation_id)
@@ -194,7 +195,8 @@ class ChatService(CompactionSchedule):
             provider=self.provider, model=self.model.name, owner=this_process(), regenerates=regenerates,
         )
         if report.left_out:  # never silent (invariant 11): the ledger and the answer say what was left out
-            ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.RECENT_EXACT, "fallback",
+            ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.RECENT_EXACT,
+                          ledger.LedgerOutcome.FALLBACK,
                           f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id), assembled
@@ -214,7 +216,8 @@ class ChatService(CompactionSchedule):
             self._compact_now(conversation_id, assembled.report)
             assembled = self._assemble(conversation_id, regenerates=regenerates)
             if assembled.report.pressure >= self.profile.hard or assembled.report.left_out:
-                ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.HARD_LINE, "fallback",
+                ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.HARD_LINE,
+                              ledger.LedgerOutcome.FALLBACK,
                               "no segment could bring the view under the hard line; block + newest raw turns sent",
                               input_tokens=assembled.report.tokens)
                 return self._assemble(conversation_id, regenerates=regenerates, fallback=True)

@@ -26,8 +26,8 @@ class CompactionSchedule:
             return False
         plan, reason = self._next_plan(conversation_id, data_block_tokens)
         if plan is None:
-            ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.COMPACTION, reason,
-                          "nothing cooled enough to fold")
+            ledger.record(self.session.database, conversation_id, ledger.LedgerEvent.COMPACTION,
+                          ledger.LedgerOutcome(reason), "nothing cooled enough to fold")
             return False
         return self.precompactor.schedule(plan)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mfs_desktop.store.ledger import LedgerEntry
+from mfs_desktop.store.ledger import LedgerEntry, LedgerOutcome
 
 _CLEARED = re.compile(r"^(\d+) old tool results")
 
@@ -29,14 +29,14 @@ def notice_for(entry: LedgerEntry) -> Notice | None:
         found = _CLEARED.match(entry.detail)
         text = f"Cleared {found.group(1) if found else 'some'} old tool results from what the model sees " \
                "(they stay in the transcript)"
-    elif entry.event == "compaction" and entry.outcome in ("committed", "degraded"):
+    elif entry.event == "compaction" and entry.outcome in (LedgerOutcome.COMMITTED, LedgerOutcome.DEGRADED):
         text = f"Context compacted: {_k(entry.input_tokens)} → {_k(entry.output_tokens)} tokens"
-        if entry.outcome == "degraded":
+        if entry.outcome == LedgerOutcome.DEGRADED:
             text += " (the compactor failed; facts and your words were kept verbatim)"
-    elif entry.event == "consolidation" and not entry.outcome.startswith("commit_rejected"):
+    elif entry.event == "consolidation" and entry.outcome != LedgerOutcome.COMMIT_REJECTED:
         text = f"Compressed history reorganised ({entry.outcome}): {_k(entry.input_tokens)} → " \
                f"{_k(entry.output_tokens)} tokens"
-    elif entry.event == "upgrade" and entry.outcome == "upgraded":
+    elif entry.event == "upgrade" and entry.outcome == LedgerOutcome.UPGRADED:
         text = f"A degraded part of the compressed history was rebuilt: {_k(entry.input_tokens)} → " \
                f"{_k(entry.output_tokens)} tokens"
     elif entry.event in ("pin", "unpin"):

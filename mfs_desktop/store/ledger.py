@@ -38,14 +38,41 @@ class LedgerEvent(StrEnum):
     HARD_LINE = "hard_line"  # compaction could not bring the request under the hard line
 
 
-def record(database: Database, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
+class LedgerOutcome(StrEnum):
+    """How a ledger row's event ended. Stored as its value; a StrEnum compares equal to it."""
+
+    OK = "ok"  # a pin or an unpin
+    COMMITTED = "committed"
+    DEGRADED = "degraded"  # committed from the extractive fallback
+    COMMIT_REJECTED = "commit_rejected"
+    RANGE_TOO_SMALL = "range_too_small"  # nothing cooled enough to fold
+    MERGE = "merge"
+    EVICT_PROSE = "evict_prose"
+    THIN_FACTS = "thin_facts"
+    UPGRADED = "upgraded"
+    DECLINED = "declined"
+    CLEARED = "cleared"
+    FALLBACK = "fallback"
+    RECENT_ONLY = "recent_only"
+
+
+# Outcomes after which the next request re-prefills what follows the change (the ledger tab
+# shows that cache miss beside the row).
+PREFIX_CHANGING = frozenset({
+    LedgerOutcome.COMMITTED, LedgerOutcome.DEGRADED, LedgerOutcome.CLEARED, LedgerOutcome.UPGRADED,
+    LedgerOutcome.MERGE, LedgerOutcome.EVICT_PROSE, LedgerOutcome.THIN_FACTS, LedgerOutcome.FALLBACK,
+    LedgerOutcome.RECENT_ONLY,
+})
+
+
+def record(database: Database, conversation_id: str, event: LedgerEvent, outcome: LedgerOutcome, detail: str = "", *,
            input_tokens: int | None = None) -> None:
     database.write(lambda connection: record_in_transaction(connection, conversation_id, event, outcome, detail,
                                                             input_tokens=input_tokens))
 
 
 def record_in_transaction(
-    connection: Connection, conversation_id: str, event: LedgerEvent, outcome: str, detail: str = "", *,
+    connection: Connection, conversation_id: str, event: LedgerEvent, outcome: LedgerOutcome, detail: str = "", *,
     level: int | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
     duration_ms: float | None = None,
 ) -> None:
@@ -53,7 +80,8 @@ def record_in_transaction(
     connection.execute(
         "INSERT INTO ledger (conversation_id, created_at, event, level, input_tokens, output_tokens, duration_ms, "
         "outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (conversation_id, time.time(), str(event), level, input_tokens, output_tokens, duration_ms, outcome, detail))
+        (conversation_id, time.time(), str(event), level, input_tokens, output_tokens, duration_ms, str(outcome),
+         detail))
 
 
 def entries(database: Database, conversation_id: str) -> list[LedgerEntry]:

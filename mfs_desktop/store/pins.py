@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.database import Connection, Database
-from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
+from mfs_desktop.store.ledger import LedgerEvent, LedgerOutcome, record_in_transaction
 from mfs_desktop.store.transcript import _read_visible_message, _require_live
 
 
@@ -45,7 +45,7 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
         connection.execute("UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                            (slot_text, conversation_id))
         event = LedgerEvent.PIN if pinned else LedgerEvent.UNPIN
-        record_in_transaction(connection, conversation_id, event, "ok",
+        record_in_transaction(connection, conversation_id, event, LedgerOutcome.OK,
                               f"uid {uid} {event}ned; the knowledge slot was rewritten")
         return slot_text
 

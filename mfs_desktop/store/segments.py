@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from mfs_desktop.store.database import Connection, Database
-from mfs_desktop.store.ledger import LedgerEvent, record_in_transaction
+from mfs_desktop.store.ledger import LedgerEvent, LedgerOutcome, record_in_transaction
 from mfs_desktop.store.models import Conversation
 from mfs_desktop.store.segment_records import GuideItem, SegmentDraft, source_digest
 from mfs_desktop.store.transcript import _VISIBLE, MESSAGE_COLUMNS, _message_from_row, _read_conversation, new_id
@@ -111,7 +111,8 @@ class SegmentStore:
                 connection.execute(
                     "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                     (slot_text, conversation_id))
-            outcome = "commit_rejected" if reason else ("degraded" if draft.degraded else "committed")
+            outcome = LedgerOutcome.COMMIT_REJECTED if reason else (
+                LedgerOutcome.DEGRADED if draft.degraded else LedgerOutcome.COMMITTED)
             record_in_transaction(
                 connection, conversation_id, LedgerEvent.COMPACTION, outcome,
                 f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else ""),
@@ -152,8 +153,9 @@ class SegmentStore:
                 connection.execute("UPDATE conversations SET block_version = block_version + 1 WHERE id = ?",
                                    (conversation_id,))
             record_in_transaction(
-                connection, conversation_id, LedgerEvent.UPGRADE if kind == "upgraded" else LedgerEvent.CONSOLIDATION,
-                "commit_rejected" if reason else kind,
+                connection, conversation_id,
+                LedgerEvent.UPGRADE if kind == LedgerOutcome.UPGRADED else LedgerEvent.CONSOLIDATION,
+                LedgerOutcome.COMMIT_REJECTED if reason else LedgerOutcome(kind),
                 f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
                 + (f"; {reason}" if reason else ""),
                 level=merged.depth, input_tokens=before_tokens, output_tokens=tokens)
@@ -183,7 +185,7 @@ class SegmentStore:
                 "UPDATE segments SET upgrade_tried = 1 WHERE conversation_id = ? AND state = 'active' "
                 "AND uid_start = ? AND uid_end = ?", (conversation_id, segment.uid_start, segment.uid_end))
             if declined:
-                record_in_transaction(connection, conversation_id, LedgerEvent.UPGRADE, "declined",
+                record_in_transaction(connection, conversation_id, LedgerEvent.UPGRADE, LedgerOutcome.DECLINED,
                                       f"uids {segment.uid_start}-{segment.uid_end}: {declined}", level=0)
 
         self._db.write(change)
@@ -199,7 +201,7 @@ class SegmentStore:
             connection.execute(
                 "UPDATE conversations SET tool_clear_uid = max(tool_clear_uid, ?), block_version = block_version + 1 "
                 "WHERE id = ?", (through_uid, conversation_id))
-            record_in_transaction(connection, conversation_id, LedgerEvent.TOOL_RESULTS_CLEARED, "cleared",
+            record_in_transaction(connection, conversation_id, LedgerEvent.TOOL_RESULTS_CLEARED, LedgerOutcome.CLEARED,
                                   f"{cleared} old tool results cleared in the send view through uid {through_uid}")
             return True
 

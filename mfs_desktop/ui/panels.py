@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.services.tools import readable_arguments
-from mfs_desktop.store.ledger import LedgerEntry
+from mfs_desktop.store.ledger import PREFIX_CHANGING, LedgerEntry
 from mfs_desktop.store.trajectory import TrajectoryEntry
 
 ZONES = (("system_and_tools", "System prompt + tools"), ("data_block", "Data block (slot, segments, your words)"),
@@ -277,8 +277,7 @@ class LedgerTab(QWidget):
         self.table.setRowCount(len(entries))
         for row, entry in enumerate(entries):
             # The cache miss an event caused: what the first answer after it had to evaluate.
-            changed = entry.outcome in ("committed", "degraded", "cleared", "upgraded", "merge", "evict_prose",
-                                        "thin_facts", "fallback", "recent_only")
+            changed = entry.outcome in PREFIX_CHANGING
             after = next((evaluated for _, _, evaluated, when in series if when > entry.created_at), None) \
                 if changed else None
             values = [
