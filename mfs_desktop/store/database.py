@@ -334,9 +334,8 @@ class Database:
             raise RuntimeError("rekey needs every reading connection closed")
 
         def rekey_on_writer() -> None:
-            writer = self.connection()
-            writer.execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
-            writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.connection().execute(_raw_key_pragma(new_key).replace("PRAGMA key", "PRAGMA rekey", 1))
+            self.checkpoint()  # on the writer thread: runs in place
 
         self._on_writer(rekey_on_writer)
         self._key = new_key

@@ -103,24 +103,23 @@ class SegmentStore:
     ) -> CommitOutcome:
         segment_id = new_id()
 
-        def commit(connection: Connection) -> str:
+        def commit(connection: Connection) -> CommitOutcome:
             reason = _cas_problem(connection, conversation_id, draft, expected)
-            state = SegmentState.REJECTED if reason else SegmentState.ACTIVE
-            _insert(connection, segment_id, conversation_id, draft, expected, state, tokens)
+            outcome = _outcome(reason, segment_id)
+            _insert(connection, segment_id, conversation_id, draft, expected, outcome.state, tokens)
             if not reason:
                 connection.execute(
                     "UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                     (slot_text, conversation_id))
-            outcome = LedgerOutcome.COMMIT_REJECTED if reason else (
+            recorded = LedgerOutcome.COMMIT_REJECTED if reason else (
                 LedgerOutcome.DEGRADED if draft.degraded else LedgerOutcome.COMMITTED)
             record_in_transaction(
-                connection, conversation_id, LedgerEvent.COMPACTION, outcome,
+                connection, conversation_id, LedgerEvent.COMPACTION, recorded,
                 f"{compactor}: uids {draft.uid_start}-{draft.uid_end}" + (f"; {reason}" if reason else ""),
                 level=draft.depth, input_tokens=input_tokens, output_tokens=output_tokens, duration_ms=duration_ms)
-            return reason
+            return outcome
 
-        reason = self._db.write(commit)
-        return CommitOutcome(SegmentState.REJECTED if reason else SegmentState.ACTIVE, reason or "ok", segment_id)
+        return self._db.write(commit)
 
     def replace(
         self, conversation_id: str, replaced: Sequence[SegmentDraft], merged: SegmentDraft,
@@ -129,7 +128,7 @@ class SegmentStore:
         """Consolidation by CAS: the replaced segments give way to one covering the same range."""
         segment_id = new_id()
 
-        def replace(connection: Connection) -> str:
+        def replace(connection: Connection) -> CommitOutcome:
             conversation = _read_conversation(connection, conversation_id)
             block = _active(connection, conversation_id)
             ranges = [(s.uid_start, s.uid_end) for s in block]
@@ -159,10 +158,9 @@ class SegmentStore:
                 f"{len(replaced)} segments → uids {merged.uid_start}-{merged.uid_end}"
                 + (f"; {reason}" if reason else ""),
                 level=merged.depth, input_tokens=before_tokens, output_tokens=tokens)
-            return reason
+            return _outcome(reason, segment_id)
 
-        reason = self._db.write(replace)
-        return CommitOutcome(SegmentState.REJECTED if reason else SegmentState.ACTIVE, reason or "ok", segment_id)
+        return self._db.write(replace)
 
     def upgrade_candidate(self, conversation_id: str) -> SegmentDraft | None:
         """The block's last segment, if it is a degraded L0 whose range has not had its one
@@ -206,6 +204,11 @@ class SegmentStore:
             return True
 
         return self._db.write(clear)
+
+
+def _outcome(reason: str, segment_id: str) -> CommitOutcome:
+    """A commit-by-CAS's result: active, or rejected with the check that failed."""
+    return CommitOutcome(SegmentState.REJECTED if reason else SegmentState.ACTIVE, reason or "ok", segment_id)
 
 
 def _insert(connection: Connection, segment_id: str, conversation_id: str, draft: SegmentDraft,
