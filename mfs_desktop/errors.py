@@ -75,6 +75,12 @@ class DiskFull(EnvironmentFault):
     exit_code = 15
 
 
+class DownloadFailed(EnvironmentFault):
+    """A model download that could not finish or was refused; nothing broken is left behind."""
+
+    exit_code = 16
+
+
 BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h
 
 

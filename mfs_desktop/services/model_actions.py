@@ -1,0 +1,165 @@
+"""Use, download and remove model files; the Hub token.
+
+A chosen model's window starts at the file's own context length, capped where the memory
+estimate for the chat context and the compactor's second context stops fitting in the
+memory this machine has free (invariant 12: everything else scales from the window).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from mfs_desktop.errors import EnvironmentFault, InvalidInput
+from mfs_desktop.runtime.download import Downloaded, DownloadSource, Progress, download, part_paths
+from mfs_desktop.runtime.model_files import default_model_path
+from mfs_desktop.runtime.model_info import ModelInfo, read_model_info
+from mfs_desktop.services.model_library import downloads_folder
+from mfs_desktop.services.preferences import WINDOW_RANGE, load_preferences, save_preferences
+from mfs_desktop.services.session import Session
+from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.vault import keychain
+from mfs_desktop.vault.vault_file import read_vault
+
+CONTEXTS = 2  # the chat's llama.cpp context and the compactor's, over one mapped file
+MEMORY_SHARE = 0.8  # of the memory free now: the app, the desktop and the page cache need the rest
+_HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
+_TOKEN_SECRET = "huggingface.token"
+
+
+def available_memory() -> int:
+    import psutil
+
+    return int(psutil.virtual_memory().available)
+
+
+@dataclass(frozen=True)
+class Fit:
+    window: int  # the window to run this model at
+    fits: bool  # False: even the smallest window's estimate exceeds the memory budget
+    estimate: int  # bytes at `window`
+    budget: int
+
+
+def fit_to_machine(info: ModelInfo, available: int | None = None) -> Fit:
+    budget = int((available_memory() if available is None else available) * MEMORY_SHARE)
+    low, high = WINDOW_RANGE
+    window = info.fitting_window(budget, CONTEXTS)
+    fits = window is not None
+    chosen = min(high, max(low, window if window is not None else min(info.context_length or low, 2048)))
+    return Fit(chosen, fits, info.memory_bytes(chosen, CONTEXTS), budget)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    info: ModelInfo
+    fit: Fit
+
+
+def use_model(session: Session, path: Path, window: int | None = None) -> Chosen:
+    """Make `path` the default model, at `window` or at the window that fits this machine."""
+    info = read_model_info(path.expanduser().resolve())
+    if info.problem:
+        raise InvalidInput(f"{path} cannot be used: {info.problem}.")
+    fit = fit_to_machine(info)
+    if window is not None:
+        fit = replace(fit, window=window, estimate=info.memory_bytes(window, CONTEXTS))
+    bundled = _is_bundled(Path(info.path))
+    preferences = replace(load_preferences(session.database), provider="embedded",
+                          model_path="" if bundled else info.path, window=fit.window)
+    save_preferences(session.database, preferences)
+    return Chosen(info, fit)
+
+
+def _is_bundled(path: Path) -> bool:
+    try:
+        return os.path.samefile(path, default_model_path())
+    except (OSError, EnvironmentFault):  # no bundled model: nothing is it
+        return False
+
+
+def remove_model(session: Session, path: Path) -> bool:
+    """Delete a file the app downloaded (and its unfinished parts); True when it was the
+    default model, which falls back to the bundled one."""
+    target = path.expanduser().resolve()
+    folder = downloads_folder(session.data_dir).resolve()
+    if folder not in target.parents:
+        raise InvalidInput(f"{path} was not downloaded by MFS Desktop, so it stays; remove it in the app "
+                           "that keeps it.")
+    if not target.exists() and not part_paths(target)[0].exists():
+        raise InvalidInput(f"{path} does not exist.")
+    for leftover in (target, *part_paths(target)):
+        leftover.unlink(missing_ok=True)
+    preferences = load_preferences(session.database)
+    if preferences.model_path and Path(preferences.model_path).resolve() == target:
+        save_preferences(session.database, replace(preferences, model_path=""))
+        return True
+    return False
+
+
+def parse_sha256(text: str | None) -> str | None:
+    if text is None:
+        return None
+    if not _HEX64.match(text.strip()):
+        raise InvalidInput("--sha256 takes the file's SHA-256 as 64 hexadecimal digits.")
+    return text.strip().lower()
+
+
+def source_for(what: str, file: str | None, revision: str, sha256: str | None,
+               token: str | None) -> tuple[DownloadSource, Path]:
+    """The download and where it lands (relative to the downloads folder), from `URL` or
+    `REPO FILE`; a checksum given by the user overrides the Hub's."""
+    if what.startswith(("http://", "https://")):
+        if file:
+            raise InvalidInput("Give either a URL or a repository and a file name, not both.")
+        url = urlparse(what)
+        name = Path(unquote(url.path)).name
+        if not name.lower().endswith(".gguf"):
+            raise InvalidInput(f"{what} does not name a .gguf file.")
+        return DownloadSource(what, name, sha256=sha256), Path(url.hostname or "web") / name
+    if not file or what.count("/") != 1:
+        raise InvalidInput("Download takes a URL, or a Hub repository (owner/name) and a file in it.")
+    if not file.lower().endswith(".gguf"):
+        raise InvalidInput(f"{file} is not a .gguf file.")
+    from mfs_desktop.runtime.hub import resolve_hub_file
+
+    source = resolve_hub_file(what, file, revision, token)
+    if sha256:
+        source = replace(source, sha256=sha256)
+    return source, Path(*what.split("/")) / file
+
+
+def download_model(session: Session, what: str, file: str | None = None, *, revision: str = "main",
+                   sha256: str | None = None, on_progress: Callable[[Progress], None] | None = None,
+                   cancelled: Callable[[], bool] = lambda: False) -> Downloaded:
+    source, relative = source_for(what, file, revision, parse_sha256(sha256), load_hub_token(session))
+    return download(source, downloads_folder(session.data_dir) / relative, on_progress=on_progress,
+                    cancelled=cancelled)
+
+
+def _token_keychain_user(session: Session) -> str:
+    record = read_vault(session.data_dir.vault)
+    return f"{record.database_id}-huggingface-token" if record.mode == "keychain" else ""
+
+
+def save_hub_token(session: Session, token: str) -> str:
+    """Keep the token where the database key is; say where ("keychain", "database", "")."""
+    user = _token_keychain_user(session)
+    settings = SettingsStore(session.database)
+    if user:
+        if token:
+            keychain.store_secret(user, token.strip(), "the Hugging Face token")
+        else:
+            keychain.forget_key(user)
+    settings.set_secret(_TOKEN_SECRET, "" if user else token.strip())
+    return "" if not token else ("keychain" if user else "database")
+
+
+def load_hub_token(session: Session) -> str | None:
+    user = _token_keychain_user(session)
+    token = keychain.load_secret(user) if user else SettingsStore(session.database).secret(_TOKEN_SECRET)
+    return token or None
