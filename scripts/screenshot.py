@@ -109,6 +109,30 @@ def with_tool_calls(session: Session) -> str:
     return conversation_id
 
 
+def grab_models_tab(app: QApplication, window: MainWindow, session: Session, target: Path, home: Path) -> None:
+    """Settings › Models over a home where LM Studio, GPT4All, Jan, the HF cache and Ollama
+    each hold a model, and LM Studio an unfinished one."""
+    from tests.model_layouts import HOME_VARIABLES, lay_out_apps
+
+    os.environ["HOME"] = str(home)
+    for name in HOME_VARIABLES:
+        os.environ.pop(name, None)
+    lay_out_apps(home)
+    half = home / ".lmstudio/models/bartowski/Qwen2.5-7B-Instruct-GGUF/Qwen2.5-7B-Instruct-Q4_K_M.gguf"
+    half.parent.mkdir(parents=True)
+    half.write_bytes(default_model_path().read_bytes()[:40_000_000])
+    settings = SettingsDialog(window, session, window.preferences, None)
+    settings.resize(980, 640)
+    settings.tabs.setCurrentWidget(settings.models_page)
+    settings.show()
+    wait_for(app, lambda: settings.models_page.table.rowCount() >= 8)
+    settings.models_page.select_path(str(home / ".ollama/models/blobs"))
+    settings.models_page.catalogue.selectRow(1)
+    settle(app, 0.5)
+    settings.grab().save(str(target))
+    settings.close()
+
+
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "resources" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -159,11 +183,13 @@ def main() -> None:
         window.grab().save(str(out / "tool-trajectory.png"))
 
         settings = SettingsDialog(window, session, window.preferences, tools_one)
-        settings.tabs.setCurrentIndex(3)
+        tabs = settings.tabs
+        tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Memory"))
         settings.show()
         settle(app, 0.5)
         settings.grab().save(str(out / "settings.png"))
         settings.close()
+        grab_models_tab(app, window, session, out / "models.png", Path(scratch) / "home")
         dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
         settle(app, 0.3)

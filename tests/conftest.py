@@ -23,6 +23,19 @@ def open_test_session(root: Path, passphrase: str = PASSPHRASE) -> Session:
 
 
 @pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary HOME, with every variable model discovery reads besides it cleared."""
+    from tests.model_layouts import HOME_VARIABLES
+
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    for name in HOME_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return folder
+
+
+@pytest.fixture
 def data_root(tmp_path: Path) -> Path:
     return tmp_path / "data"
 

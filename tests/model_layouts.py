@@ -11,6 +11,10 @@ from pathlib import Path
 
 from mfs_desktop.runtime.model_files import default_model_path
 
+# Where model discovery looks besides HOME: cleared so only the temporary home is seen.
+HOME_VARIABLES = ("XDG_DATA_HOME", "XDG_CACHE_HOME", "HF_HOME", "HF_HUB_CACHE", "OLLAMA_MODELS", "APPDATA",
+                  "LOCALAPPDATA")
+
 
 def place(source: Path, target: Path) -> Path:
     """A hard link where the file system allows one (each path its own file to the app, no

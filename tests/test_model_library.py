@@ -20,19 +20,6 @@ from mfs_desktop.store.settings import SettingsStore
 from tests.conftest import run_cli
 from tests.model_layouts import foreign_architecture_copy, lay_out_apps, place
 
-HOME_VARIABLES = ("XDG_DATA_HOME", "XDG_CACHE_HOME", "HF_HOME", "HF_HUB_CACHE", "OLLAMA_MODELS", "APPDATA",
-                  "LOCALAPPDATA")
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    for name in HOME_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    return folder
-
 
 def _by_source(models) -> dict[str, list]:
     found: dict[str, list] = {}

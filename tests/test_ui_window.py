@@ -406,12 +406,12 @@ def test_settings_edit_recorded_values_and_restore_from_trash(qtbot, session: Se
 
     window.trash_current()
     qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
-    dialog.reload_trash()
-    assert dialog.trash.count() == 1
-    dialog.trash.setCurrentRow(0)
-    dialog._restore_selected()
+    dialog.trash_page.reload()
+    assert dialog.trash_page.trash.count() == 1
+    dialog.trash_page.trash.setCurrentRow(0)
+    dialog.trash_page.restore_selected()
     qtbot.waitUntil(lambda: window.conversations.count() == 1 and window.current_id == kept, timeout=5_000)
-    assert dialog.trash.count() == 0
+    assert dialog.trash_page.trash.count() == 0
 
 
 def test_signal_emits_keep_reference_counts(qtbot) -> None:

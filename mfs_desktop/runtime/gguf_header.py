@@ -54,7 +54,7 @@ class _Cursor:
     def unpack(self, fmt: str) -> int | float | bool:
         width = struct.calcsize(fmt)
         if self.at + width > self.size:
-            raise GgufUnreadable("the file ends inside its header (truncated)")
+            raise GgufUnreadable("truncated: the file ends inside its header")
         (value,) = struct.unpack_from(fmt, self.buffer, self.at)
         self.at += width
         return value
@@ -68,7 +68,7 @@ class _Cursor:
     def string(self) -> str:
         length = int(self.unpack("<Q"))
         if self.at + length > self.size:
-            raise GgufUnreadable("the file ends inside its header (truncated)")
+            raise GgufUnreadable("truncated: the file ends inside its header")
         raw = self.buffer[self.at:self.at + length]
         self.at += length
         return raw.decode("utf-8", errors="replace")
@@ -77,10 +77,10 @@ class _Cursor:
         at, buffer, limit, length_at = self.at, self.buffer, self.size - 8, _U64.unpack_from
         for _ in range(count):
             if at > limit:
-                raise GgufUnreadable("the file ends inside its header (truncated)")
+                raise GgufUnreadable("truncated: the file ends inside its header")
             at += 8 + length_at(buffer, at)[0]
         if at > self.size:
-            raise GgufUnreadable("the file ends inside its header (truncated)")
+            raise GgufUnreadable("truncated: the file ends inside its header")
         self.at = at
 
 

@@ -27,6 +27,10 @@ from mfs_desktop.vault.vault_file import read_vault
 
 CONTEXTS = 2  # the chat's llama.cpp context and the compactor's, over one mapped file
 MEMORY_SHARE = 0.8  # of the memory free now: the app, the desktop and the page cache need the rest
+# llama.cpp allocates a context's whole KV cache when the model loads: a 128k-token model on a
+# 24 GB machine would take 18 GB before the first word. The default window stops here; the
+# Window field in Settings (or `models use --window`) goes to the file's own limit.
+DEFAULT_WINDOW_CEILING = 32_768
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 _TOKEN_SECRET = "huggingface.token"
 
@@ -48,7 +52,8 @@ class Fit:
 def fit_to_machine(info: ModelInfo, available: int | None = None) -> Fit:
     budget = int((available_memory() if available is None else available) * MEMORY_SHARE)
     low, high = WINDOW_RANGE
-    window = info.fitting_window(budget, CONTEXTS)
+    capped = replace(info, context_length=min(info.context_length or low, DEFAULT_WINDOW_CEILING))
+    window = capped.fitting_window(budget, CONTEXTS)
     fits = window is not None
     chosen = min(high, max(low, window if window is not None else min(info.context_length or low, 2048)))
     return Fit(chosen, fits, info.memory_bytes(chosen, CONTEXTS), budget)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 
 
@@ -39,15 +40,18 @@ def run_operation(
     work: Callable[[], Any],
     on_success: Callable[[Any], None],
     on_failure: Callable[[BaseException], None],
+    owner: QObject | None = None,
 ) -> None:
-    """Run `work` on the pool; exactly one handler is then called on the main thread."""
+    """Run `work` on the pool; exactly one handler is then called on the main thread — none
+    when `owner` (the widget the handlers update) was deleted meanwhile."""
     relay = _Relay()  # created here, so it lives in the main thread and queued calls land there
     _live.add(relay)
 
     def finish(handler: Callable[[Any], None]) -> Callable[[Any], None]:
         def call(value: Any) -> None:
             _live.discard(relay)
-            handler(value)
+            if owner is None or shiboken6.isValid(owner):
+                handler(value)
         return call
 
     relay.succeeded.connect(finish(on_success), Qt.ConnectionType.QueuedConnection)

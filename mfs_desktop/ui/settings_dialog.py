@@ -1,4 +1,4 @@
-"""Settings: the model and how to send, the remote endpoints, the user's profile, the open
+"""Settings: the model and how to send, the models on this machine, the remote endpoints, the user's profile, the open
 conversation's memory and recorded values, and the trash. Values are read here; every write
 goes to the operation pool (the UI thread never writes the database)."""
 
@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,9 +21,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -40,8 +36,9 @@ from mfs_desktop.runtime.model_files import check_gguf, default_model_path
 from mfs_desktop.services.endpoints import ROLES, check_endpoint, key_home, load_endpoint
 from mfs_desktop.services.preferences import PROFILE_MAX_CHARS, SEND_KEYS, WINDOW_RANGE, Preferences, validate
 from mfs_desktop.services.session import Session
-from mfs_desktop.store.retention import TRASH_DAYS
+from mfs_desktop.ui.models_page import ModelsPage
 from mfs_desktop.ui.operations import run_operation
+from mfs_desktop.ui.trash_page import TrashPage
 
 PROVIDER_LABELS = {"embedded": "This computer (llama.cpp, GGUF file)", "openai": "OpenAI-compatible endpoint",
                    "fake": "Scripted test model (no model work)"}
@@ -101,7 +98,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._endpoint_page(), "Endpoints")
         self.tabs.addTab(self._profile_page(preferences), "Profile")
         self.tabs.addTab(self._memory_page(), "Memory")
-        self.tabs.addTab(self._trash_page(), "Trash")
+        self.models_page = ModelsPage(session, self._use_model)
+        self.tabs.insertTab(1, self.models_page, "Models")
+        self.trash_page = TrashPage(session, self._notify_restored, self._show_error)
+        self.tabs.addTab(self.trash_page, "Trash")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828")
         self.error.setWordWrap(True)
@@ -114,7 +114,6 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.reload_knowledge()
-        self.reload_trash()
 
     # pages ----------------------------------------------------------------------------
 
@@ -247,22 +246,6 @@ class SettingsDialog(QDialog):
         layout.addLayout(buttons)
         return page
 
-    def _trash_page(self) -> QWidget:
-        self.trash = QListWidget()
-        restore, empty = QPushButton("Restore"), QPushButton("Empty trash now…")
-        restore.clicked.connect(self._restore_selected)
-        empty.clicked.connect(self._empty_trash)
-        buttons = QHBoxLayout()
-        buttons.addWidget(restore)
-        buttons.addWidget(empty)
-        buttons.addStretch(1)
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        layout.addWidget(QLabel(f"Deleted conversations are kept {TRASH_DAYS} days, then purged for good."))
-        layout.addWidget(self.trash, 1)
-        layout.addLayout(buttons)
-        return page
-
     # model file and profile ------------------------------------------------------------
 
     def _browse_model(self) -> None:
@@ -325,37 +308,20 @@ class SettingsDialog(QDialog):
         run_operation(lambda: self.session.transcript.delete_knowledge(conversation_id, key),
                       lambda _: self.reload_knowledge(), self._show_error)
 
-    # trash ------------------------------------------------------------------------------
-
-    def reload_trash(self) -> None:
-        self.trash.clear()
-        for conversation in self.session.transcript.list_conversations(trashed=True):
-            when = datetime.fromtimestamp(conversation.trashed_at).strftime("%Y-%m-%d %H:%M")
-            item = QListWidgetItem(f"{conversation.title or 'New conversation'}   ·   deleted {when}")
-            item.setData(Qt.ItemDataRole.UserRole, conversation.id)
-            self.trash.addItem(item)
-
-    def restore(self, conversation_id: str) -> None:
-        run_operation(lambda: self.session.transcript.restore(conversation_id),
-                      lambda _: (self.reload_trash(), self._notify_restored(conversation_id)), self._show_error)
-
-    def _restore_selected(self) -> None:
-        item = self.trash.currentItem()
-        if item is not None:
-            self.restore(item.data(Qt.ItemDataRole.UserRole))
-
     def _notify_restored(self, conversation_id: str) -> None:
         parent = self.parent()
         if parent is not None and hasattr(parent, "refresh_conversations"):
             parent.refresh_conversations(select=conversation_id)
 
-    def _empty_trash(self) -> None:
-        from mfs_desktop.store.retention import empty_trash
+    def _use_model(self, path: str, window: int) -> None:
+        self.provider.setCurrentIndex(max(0, self.provider.findData("embedded")))
+        self.model_path.setText(path)
+        self.window_tokens.setValue(window)
 
-        answer = QMessageBox.question(self, "Empty trash", "Delete every conversation in the trash for good? "
-                                      "This cannot be undone.")
-        if answer == QMessageBox.StandardButton.Yes:
-            run_operation(lambda: empty_trash(self.session.database), lambda _: self.reload_trash(), self._show_error)
+    def done(self, result: int) -> None:
+        """A download still running stops here (its .part stays for a resume), before the page goes."""
+        self.models_page.stop_download()
+        super().done(result)
 
     # result ---------------------------------------------------------------------------
 

@@ -1,0 +1,295 @@
+"""Settings › Models: every GGUF found on this machine, the catalogue, downloads with progress.
+
+Listing and downloading run on the operation pool; progress comes back through a queued
+signal. Closing Settings cancels a running download and keeps its `.part` file, so the next
+download of the same file resumes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mfs_desktop.errors import EnvironmentFault
+from mfs_desktop.runtime.download import Cancelled, Downloaded, Progress
+from mfs_desktop.services.display import shown_line
+from mfs_desktop.services.model_actions import Fit, download_model, fit_to_machine, remove_model
+from mfs_desktop.services.model_catalogue import CATALOGUE, CatalogueEntry
+from mfs_desktop.services.model_library import LibraryModel, list_models, set_user_folders, user_folders
+from mfs_desktop.services.session import Session
+from mfs_desktop.services.units import byte_size, duration
+from mfs_desktop.ui.operations import run_operation
+
+SOURCE_LABELS = {"bundled": "bundled", "downloaded": "downloaded here", "lmstudio": "LM Studio",
+                 "gpt4all": "GPT4All", "jan": "Jan", "huggingface": "Hugging Face cache", "ollama": "Ollama",
+                 "folder": "your folder"}
+MODEL_COLUMNS = ["Model", "Source", "Size", "Quantization", "Context", "On this machine"]
+CATALOGUE_COLUMNS = ["Model", "Size", "中文", "On this machine", "Note"]
+
+
+class _ProgressRelay(QObject):
+    progressed = Signal(object)
+
+
+def _item(text: str, data: object = None) -> QTableWidgetItem:
+    item = QTableWidgetItem(shown_line(text))
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    if data is not None:
+        item.setData(Qt.ItemDataRole.UserRole, data)
+    return item
+
+
+def fit_text(fit: Fit) -> str:
+    return (f"fits · window {fit.window:,} · ~{byte_size(fit.estimate)}" if fit.fits
+            else f"too big · ~{byte_size(fit.estimate)} of {byte_size(fit.budget)} free")
+
+
+class ModelsPage(QWidget):
+    """`on_use(path, window)` fills the Model tab; an empty path is the bundled model."""
+
+    def __init__(self, session: Session, on_use: Callable[[str, int], None]) -> None:
+        super().__init__()
+        self.session = session
+        self.on_use = on_use
+        self.models: list[tuple[LibraryModel, Fit | None]] = []
+        self._cancel = threading.Event()
+        self._downloading = False
+        self._relay = _ProgressRelay()
+        self._relay.progressed.connect(self._show_progress, Qt.ConnectionType.QueuedConnection)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Models found on this computer:"))
+        self.table = self._table(MODEL_COLUMNS)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        layout.addWidget(self.table, 2)
+        layout.addLayout(self._model_buttons())
+        layout.addWidget(QLabel("Download a well-known model (from the Hugging Face Hub):"))
+        self.catalogue = self._table(CATALOGUE_COLUMNS)
+        layout.addWidget(self.catalogue, 1)
+        layout.addLayout(self._download_row())
+        self.progress = QProgressBar()
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
+        self._fill_catalogue()
+        self.reload()
+
+    def _table(self, columns: list[str]) -> QTableWidget:
+        table = QTableWidget(0, len(columns))
+        table.setHorizontalHeaderLabels(columns)
+        table.horizontalHeader().setStretchLastSection(True)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # repo/…/file.gguf keeps both ends
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.verticalHeader().hide()
+        return table
+
+    def _model_buttons(self) -> QHBoxLayout:
+        self.use_button, self.remove_button = QPushButton("Use"), QPushButton("Remove…")
+        add_folder, refresh = QPushButton("Add folder…"), QPushButton("Refresh")
+        self.use_button.clicked.connect(self.use_selected)
+        self.remove_button.clicked.connect(self.remove_selected)
+        add_folder.clicked.connect(self._add_folder)
+        refresh.clicked.connect(self.reload)
+        row = QHBoxLayout()
+        for button in (self.use_button, self.remove_button, add_folder, refresh):
+            row.addWidget(button)
+        row.addStretch(1)
+        self._update_buttons()
+        return row
+
+    def _download_row(self) -> QHBoxLayout:
+        self.source = QLineEdit()
+        self.source.setPlaceholderText("or: owner/repo file.gguf, or https://…/file.gguf")
+        self.download_button, self.cancel_button = QPushButton("Download"), QPushButton("Cancel")
+        self.download_button.clicked.connect(self.download_chosen)
+        self.cancel_button.clicked.connect(self.cancel_download)
+        self.cancel_button.setEnabled(False)
+        row = QHBoxLayout()
+        row.addWidget(self.source, 1)
+        row.addWidget(self.download_button)
+        row.addWidget(self.cancel_button)
+        return row
+
+    # the list ---------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        database, data_dir = self.session.database, self.session.data_dir
+
+        def read() -> list[tuple[LibraryModel, Fit | None]]:
+            return [(model, fit_to_machine(model.info) if model.info.usable else None)
+                    for model in list_models(database, data_dir)]
+
+        run_operation(read, self._show_models, self._show_error, owner=self)
+
+    def _show_models(self, models: list[tuple[LibraryModel, Fit | None]]) -> None:
+        self.models = models
+        self.table.setRowCount(len(models))
+        for row, (model, fit) in enumerate(models):
+            info = model.info
+            cells = (model.label, SOURCE_LABELS.get(model.source, model.source), byte_size(info.size),
+                     info.quantization, f"{info.context_length:,}" if info.context_length else "",
+                     fit_text(fit) if fit else f"cannot be used: {info.problem}")
+            for column, text in enumerate(cells):
+                item = _item(text, row)
+                item.setToolTip(f"{info.path}\n{info.problem}" if info.problem else info.path)
+                self.table.setItem(row, column, item)
+        self._fit_columns(self.table)
+        self._update_buttons()
+
+    @staticmethod
+    def _fit_columns(table: QTableWidget) -> None:
+        """Every column as wide as its text, but the name never more than a third of the table."""
+        table.resizeColumnsToContents()
+        table.setColumnWidth(0, min(table.columnWidth(0), max(240, table.viewport().width() // 3)))
+
+    def _selected(self) -> tuple[LibraryModel, Fit | None] | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.models[rows[0].row()] if rows and rows[0].row() < len(self.models) else None
+
+    def _update_buttons(self) -> None:
+        chosen = self._selected()
+        self.use_button.setEnabled(chosen is not None and chosen[1] is not None)
+        self.remove_button.setEnabled(chosen is not None and chosen[0].downloaded)
+
+    def select_path(self, path: str) -> None:
+        for row, (model, _fit) in enumerate(self.models):
+            if model.info.path == path:
+                self.table.selectRow(row)
+
+    def use_selected(self) -> None:
+        chosen = self._selected()
+        if chosen is None or chosen[1] is None:
+            return
+        model, fit = chosen
+        self.on_use("" if model.source == "bundled" else model.info.path, fit.window)
+        self.status.setText(f"{model.label} at a window of {fit.window:,} tokens is chosen; Save loads it.")
+
+    def remove_selected(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        chosen = self._selected()
+        if chosen is None or not chosen[0].downloaded:
+            return
+        path = Path(chosen[0].info.path)
+        if QMessageBox.question(self, "Remove model", f"Delete {path.name} ({byte_size(chosen[0].info.size)}) "
+                                "from this computer?") != QMessageBox.StandardButton.Yes:
+            return
+        run_operation(lambda: remove_model(self.session, path), lambda _: self.reload(), self._show_error, owner=self)
+
+    def _add_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "A folder with GGUF models")
+        if folder:
+            self.add_folder(Path(folder))
+
+    def add_folder(self, folder: Path) -> None:
+        database = self.session.database
+        run_operation(lambda: set_user_folders(database, [*user_folders(database), folder]),
+                      lambda _: self.reload(), self._show_error, owner=self)
+
+    # catalogue and downloads ------------------------------------------------------------------
+
+    def _fill_catalogue(self) -> None:
+        self.catalogue.setRowCount(len(CATALOGUE))
+        for row, entry in enumerate(CATALOGUE):
+            fit = fit_to_machine(entry.as_info())
+            cells = (entry.title, byte_size(entry.size), "✓" if entry.chinese else "", fit_text(fit), entry.note)
+            for column, text in enumerate(cells):
+                self.catalogue.setItem(row, column, _item(text, entry.key))
+        self._fit_columns(self.catalogue)
+
+    def _chosen_download(self) -> tuple[str, str | None] | None:
+        typed = self.source.text().split()
+        if typed:
+            return typed[0], typed[1] if len(typed) > 1 else None
+        rows = self.catalogue.selectionModel().selectedRows()
+        if not rows:
+            return None
+        entry: CatalogueEntry = CATALOGUE[rows[0].row()]
+        return entry.repo, entry.file
+
+    def download_chosen(self) -> None:
+        chosen = self._chosen_download()
+        if chosen is None:
+            self.status.setText("Choose a model in the list, or type a repository and file, or a URL.")
+            return
+        if self._downloading:
+            return
+        what, file = chosen
+        self._cancel.clear()
+        self._downloading = True
+        self.download_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.status.setText(f"Downloading {file or what}…")
+        session, relay, cancel = self.session, self._relay, self._cancel
+        run_operation(lambda: download_model(session, what, file, on_progress=relay.progressed.emit,
+                                             cancelled=cancel.is_set),
+                      self._downloaded, self._download_failed, owner=self)
+
+    def cancel_download(self) -> None:
+        self._cancel.set()
+
+    def _show_progress(self, progress: Progress) -> None:
+        if progress.total:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * progress.done / progress.total))
+        eta = f", {duration(progress.eta)} left" if progress.eta is not None else ""
+        total = f" of {byte_size(progress.total)}" if progress.total else ""
+        self.status.setText(f"{byte_size(progress.done)}{total} at {byte_size(int(progress.speed))}/s{eta}")
+
+    def _end_download(self) -> None:
+        self._downloading = False
+        self.download_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.hide()
+
+    def _downloaded(self, result: Downloaded) -> None:
+        self._end_download()
+        check = "SHA-256 verified" if result.verified else "no published SHA-256"
+        self.status.setText(f"Downloaded {result.path.name} ({byte_size(result.size)}, {check}). Select it and "
+                            "press Use.")
+        self.reload()
+
+    def _download_failed(self, error: BaseException) -> None:
+        self._end_download()
+        if isinstance(error, Cancelled):
+            self.status.setText("Download cancelled; what arrived is kept, and the next download of this file "
+                                "resumes from there.")
+            return
+        self._show_error(error)
+
+    def _show_error(self, error: BaseException) -> None:
+        self.status.setText(error.message if isinstance(error, EnvironmentFault) else
+                            f"Internal error ({type(error).__name__}); this is a bug.")
+
+    def stop_download(self, wait: float = 5.0) -> None:
+        """Cancel and wait (events still flowing) until the download has let go of its file."""
+        import time
+
+        from PySide6.QtWidgets import QApplication
+
+        self._cancel.set()
+        deadline = time.monotonic() + wait
+        while self._downloading and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.01)
