@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import logging
 import sys
 import threading
 from collections.abc import Callable
@@ -15,9 +16,11 @@ from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService, TurnResult
 from mfs_desktop.services.display import shown
 from mfs_desktop.services.intake import queue_message, refuse_unsendable
-from mfs_desktop.services.models import ModelChoice, build_model
+from mfs_desktop.services.models import DEFAULT_WINDOW, ModelChoice, build_model
 from mfs_desktop.services.owner import claimable, is_running, owner_pid
 from mfs_desktop.services.session import Session
+
+log = logging.getLogger(__name__)
 
 
 def _interruptible(work: Callable[[threading.Event], TurnResult]) -> TurnResult:
@@ -72,15 +75,32 @@ def _report(result: TurnResult, as_json: bool) -> None:
     sys.stdout.flush()
 
 
+def chosen_model(args: argparse.Namespace, session: Session) -> ModelChoice:
+    """`--model` and `--window` win; else the conversation's own model, else the default one
+    from Settings (`models use`)."""
+    from mfs_desktop.services.model_actions import model_choice_for
+    from mfs_desktop.services.preferences import load_preferences
+
+    if args.provider != "embedded" or args.model:
+        return ModelChoice(args.provider, args.model, args.window or DEFAULT_WINDOW)
+    saved = load_preferences(session.database).model_choice()
+    default = ModelChoice("embedded", saved.model_path if saved.provider == "embedded" else None, saved.window,
+                          saved.threads)
+    choice = model_choice_for(session.database, default, args.conversation)
+    return dataclasses.replace(choice, window=args.window) if args.window else choice
+
+
 def run_chat(args: argparse.Namespace, session: Session) -> int:
-    profile = ContextProfile(window=args.window)
+    choice = chosen_model(args, session)
+    profile = ContextProfile(window=choice.window)
     if args.message is not None:
         refuse_unsendable(args.message, profile)  # before a conversation is created for it
     conversation_id = args.conversation or session.transcript.create_conversation().id
     session.transcript.conversation(conversation_id)  # a plain error for an unknown id, before loading a model
     if args.message is not None:
         queue_message(session, conversation_id, args.message, profile)
-    model = build_model(ModelChoice(args.provider, args.model, args.window), session.database)
+    model = build_model(choice, session.database)
+    log.info("chat: conversation %s on %s, window %d", conversation_id, model.name, choice.window)
     service = ChatService(
         session, model, provider=args.provider, profile=profile,
         sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),

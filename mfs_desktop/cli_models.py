@@ -100,10 +100,20 @@ def cmd_models_download(args: argparse.Namespace, open_session: OpenSession) -> 
 
 def cmd_models_use(args: argparse.Namespace, open_session: OpenSession) -> int:
     from mfs_desktop.services.model_actions import use_model
+    from mfs_desktop.store.conversation_models import set_conversation_model
 
-    chosen = use_model(open_session(args), Path(args.path), args.window)
+    session = open_session(args)
+    if args.path == "default":
+        if not args.conversation:
+            raise InvalidInput("`models use default` takes --conversation ID: that conversation follows the "
+                               "default model again.")
+        set_conversation_model(session.database, args.conversation, None)
+        print(f"conversation {args.conversation} uses the default model")
+        return 0
+    chosen = use_model(session, Path(args.path), args.window, args.conversation)
     fit = chosen.fit
-    print(f"now using {chosen.info.path}\nwindow {fit.window:,} tokens (the file's context: "
+    where = f"in conversation {args.conversation}" if args.conversation else "as the default"
+    print(f"now using {chosen.info.path} {where}\nwindow {fit.window:,} tokens (the file's context: "
           f"{chosen.info.context_length:,}); memory estimate {byte_size(fit.estimate)} of "
           f"{byte_size(fit.budget)} available to models")
     if not fit.fits:
@@ -184,8 +194,9 @@ def add_models_commands(commands: Any, open_session: OpenSession) -> None:
     fetch.add_argument("file", nargs="?", metavar="FILE")
     fetch.add_argument("--revision", default="main")
     fetch.add_argument("--sha256", metavar="HEX", help="the file's SHA-256 (the Hub's own is used otherwise)")
-    use = action("use", cmd_models_use, "make a GGUF file the default model")
-    use.add_argument("path")
+    use = action("use", cmd_models_use, "make a GGUF file the default model, or one conversation's")
+    use.add_argument("path", help="a GGUF file, or `default` (with --conversation) to follow the default again")
+    use.add_argument("--conversation", metavar="ID", help="only this conversation runs on it")
     use.add_argument("--window", type=int, help="window in tokens (default: what fits this machine)")
     action("remove", cmd_models_remove, "delete a model MFS Desktop downloaded").add_argument("path")
     action("catalogue", cmd_models_catalogue, "well-known instruct models and whether each fits here"

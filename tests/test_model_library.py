@@ -159,3 +159,25 @@ def test_the_memory_estimate_bounds_what_llama_cpp_really_uses(window: int) -> N
                                   text=True, check=True, timeout=120, env=os.environ).stdout)
     estimate = read_model_info(path).memory_bytes(window)
     assert measured <= estimate <= 1.5 * measured, (measured, estimate)
+
+
+def test_a_conversation_runs_on_its_own_model_and_falls_back_to_the_default(home: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    other = place(default_model_path(), tmp_path / "models" / "other-model.gguf")
+    made = run_cli("chat", "--provider", "fake", "--json", "hello", data_dir=data)
+    conversation = json.loads(made.stdout)["conversation_id"]
+    used = run_cli("models", "use", str(other), "--conversation", conversation, "--window", "4096", data_dir=data)
+    assert used.returncode == 0 and "in conversation" in used.stdout and "window 4,096" in used.stdout
+    own = run_cli("-v", "chat", "--conversation", conversation, "--max-tokens", "4", "again", data_dir=data)
+    assert own.returncode == 0, own.stderr
+    assert f"conversation {conversation} on other-model.gguf, window 4096" in own.stderr
+    fresh = run_cli("-v", "chat", "--new", "--max-tokens", "4", "hi", data_dir=data)
+    assert "on SmolLM2-135M-Instruct.Q4_1.gguf, window 8192" in fresh.stderr
+    back = run_cli("models", "use", "default", "--conversation", conversation, data_dir=data)
+    assert back.returncode == 0
+    again = run_cli("-v", "chat", "--conversation", conversation, "--max-tokens", "4", "and now", data_dir=data)
+    assert "on SmolLM2-135M-Instruct.Q4_1.gguf, window 8192" in again.stderr
+    broken = tmp_path / "models" / "broken.gguf"
+    broken.write_bytes(default_model_path().read_bytes()[:4096])
+    refused = run_cli("models", "use", str(broken), data_dir=data)
+    assert refused.returncode == 10 and "cannot be used: truncated" in refused.stderr

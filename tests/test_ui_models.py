@@ -98,3 +98,27 @@ def test_cancel_and_closing_settings_keep_the_part_for_a_resume(qtbot, session, 
         assert server.files["/big.gguf"].requests[1]["range"] == f"bytes={kept}-"
     finally:
         server.stop()
+
+
+def test_the_window_loads_a_conversations_own_model_and_returns_to_the_default(qtbot, session, tmp_path) -> None:
+    from mfs_desktop.services.models import ModelChoice
+    from mfs_desktop.store.conversation_models import ConversationModel, set_conversation_model
+    from mfs_desktop.ui.main_window import MainWindow
+    from tests.model_layouts import place
+
+    plain = session.transcript.create_conversation().id
+    special = session.transcript.create_conversation().id
+    other = place(default_model_path(), tmp_path / "other-model.gguf")
+    set_conversation_model(session.database, special, ConversationModel(str(other), 2048))
+    window = MainWindow(session, ModelChoice("fake"))
+    qtbot.addWidget(window)
+    window.refresh_conversations(select=plain)
+    qtbot.waitUntil(lambda: window.model_ready and window.current_id == plain, timeout=20_000)
+    assert window.model_choice.provider == "fake"
+    window.refresh_conversations(select=special)
+    qtbot.waitUntil(lambda: window.model_ready and window.usage_label.text() == "Model: other-model.gguf",
+                    timeout=60_000)
+    assert window.model_choice == ModelChoice("embedded", other, 2048, None)
+    window.refresh_conversations(select=plain)
+    qtbot.waitUntil(lambda: window.model_ready and window.model_choice.provider == "fake", timeout=60_000)
+    window.shutdown()

@@ -7,7 +7,6 @@ memory this machine has free (invariant 12: everything else scales from the wind
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,8 +18,11 @@ from mfs_desktop.runtime.download import Downloaded, DownloadSource, Progress, d
 from mfs_desktop.runtime.model_files import default_model_path
 from mfs_desktop.runtime.model_info import ModelInfo, read_model_info
 from mfs_desktop.services.model_library import downloads_folder
+from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.preferences import WINDOW_RANGE, load_preferences, save_preferences
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.conversation_models import ConversationModel, conversation_model, set_conversation_model
+from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import read_vault
@@ -65,24 +67,40 @@ class Chosen:
     fit: Fit
 
 
-def use_model(session: Session, path: Path, window: int | None = None) -> Chosen:
-    """Make `path` the default model, at `window` or at the window that fits this machine."""
+def use_model(session: Session, path: Path, window: int | None = None,
+              conversation_id: str | None = None) -> Chosen:
+    """Make `path` the default model (or the model of one conversation), at `window` or at
+    the window that fits this machine."""
     info = read_model_info(path.expanduser().resolve())
     if info.problem:
         raise InvalidInput(f"{path} cannot be used: {info.problem}.")
     fit = fit_to_machine(info)
     if window is not None:
+        low, high = WINDOW_RANGE
+        if not low <= window <= high:
+            raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")
         fit = replace(fit, window=window, estimate=info.memory_bytes(window, CONTEXTS))
-    bundled = _is_bundled(Path(info.path))
-    preferences = replace(load_preferences(session.database), provider="embedded",
-                          model_path="" if bundled else info.path, window=fit.window)
-    save_preferences(session.database, preferences)
+    model_path = "" if _is_bundled(Path(info.path)) else info.path
+    if conversation_id is not None:
+        set_conversation_model(session.database, conversation_id, ConversationModel(model_path, fit.window))
+    else:
+        preferences = replace(load_preferences(session.database), provider="embedded", model_path=model_path,
+                              window=fit.window)
+        save_preferences(session.database, preferences)
     return Chosen(info, fit)
+
+
+def model_choice_for(database: Database, default: ModelChoice, conversation_id: str | None) -> ModelChoice:
+    """The model a conversation runs on: its own when one was chosen for it, else `default`."""
+    own = conversation_model(database, conversation_id) if conversation_id else None
+    if own is None:
+        return default
+    return ModelChoice("embedded", Path(own.model_path) if own.model_path else None, own.window, default.threads)
 
 
 def _is_bundled(path: Path) -> bool:
     try:
-        return os.path.samefile(path, default_model_path())
+        return path.resolve() == default_model_path().resolve()
     except (OSError, EnvironmentFault):  # no bundled model: nothing is it
         return False
 

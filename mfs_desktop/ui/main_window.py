@@ -61,12 +61,14 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         self.session = session
         self.preferences = load_preferences(session.database)
         self.model_choice = model_choice or self.preferences.model_choice()
+        self.base_choice = self.model_choice  # what a conversation without a model of its own runs on
         self.current_id: str | None = None
         self.generating = False
         self.model_ready = False
         self.organizing = False
         self._live_answer = ""
         self._next_model: ModelChoice | None = None
+        self._restarting = False
         self._oldest_uid: int | None = None
         self._oldest_time = 0.0
         self._shown_epoch = 0
@@ -91,6 +93,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
     def _start_model(self, choice: ModelChoice) -> None:
         self.model_choice = choice
         self._thread, self.worker = start_worker(self.session, choice, self, self._wire_worker)
+        self._restarting = False
 
     def _wire_worker(self, worker: ChatWorker) -> None:
         for signal, slot in ((worker.ready, self._model_ready), (worker.piece, self._on_piece),
@@ -108,9 +111,10 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         choice, self._next_model = self._next_model, None
         if choice is None:
             return
-        if self.generating:
+        if self.generating or self._restarting:  # taken up when the answer ends or the model is ready
             self._next_model = choice
             return
+        self._restarting, self.model_choice = True, choice
         old_thread, old_worker = self._thread, self.worker
         for signal in (self.send_requested, self.regenerate_requested, self.edit_requested, self.inspect_requested,
                        self.open_requested):
@@ -260,7 +264,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         if self.current_id is not None and reopen:
             self._sync_memory_menu()
             self.refresh_side_tabs()
-            if self.model_ready:
+            if not self.follow_conversation_model() and self.model_ready:
                 self.open_requested.emit(self.current_id)
 
     def show_transcript(self) -> None:
@@ -317,6 +321,9 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         self.view.prepend_rows(rows)
 
     def _model_ready(self, name: str) -> None:
+        if self._next_model is not None:
+            self._maybe_restart_model()
+            return
         self.model_ready = True
         self.send_button.setEnabled(True)
         self.usage_label.setText(f"Model: {name}")

@@ -61,12 +61,15 @@ def fit_text(fit: Fit) -> str:
 
 
 class ModelsPage(QWidget):
-    """`on_use(path, window)` fills the Model tab; an empty path is the bundled model."""
+    """`on_use(path, window, here)` takes a choice: the default model (`here` False) or the
+    open conversation's own; an empty path is the bundled model, None follows the default."""
 
-    def __init__(self, session: Session, on_use: Callable[[str, int], None]) -> None:
+    def __init__(self, session: Session, on_use: Callable[[str | None, int, bool], None],
+                 conversation_id: str | None = None) -> None:
         super().__init__()
         self.session = session
         self.on_use = on_use
+        self.conversation_id = conversation_id
         self.models: list[tuple[LibraryModel, Fit | None]] = []
         self._cancel = threading.Event()
         self._downloading = False
@@ -103,14 +106,19 @@ class ModelsPage(QWidget):
         return table
 
     def _model_buttons(self) -> QHBoxLayout:
-        self.use_button, self.remove_button = QPushButton("Use"), QPushButton("Remove…")
+        self.use_button, self.remove_button = QPushButton("Use as default"), QPushButton("Remove…")
+        self.use_here_button, self.follow_button = QPushButton("Use in this conversation"), QPushButton(
+            "This conversation: follow the default")
         add_folder, refresh = QPushButton("Add folder…"), QPushButton("Refresh")
         self.use_button.clicked.connect(self.use_selected)
+        self.use_here_button.clicked.connect(lambda: self.use_selected(here=True))
+        self.follow_button.clicked.connect(self.follow_default)
         self.remove_button.clicked.connect(self.remove_selected)
         add_folder.clicked.connect(self._add_folder)
         refresh.clicked.connect(self.reload)
         row = QHBoxLayout()
-        for button in (self.use_button, self.remove_button, add_folder, refresh):
+        for button in (self.use_button, self.use_here_button, self.follow_button, self.remove_button, add_folder,
+                       refresh):
             row.addWidget(button)
         row.addStretch(1)
         self._update_buttons()
@@ -167,7 +175,10 @@ class ModelsPage(QWidget):
 
     def _update_buttons(self) -> None:
         chosen = self._selected()
-        self.use_button.setEnabled(chosen is not None and chosen[1] is not None)
+        usable = chosen is not None and chosen[1] is not None
+        self.use_button.setEnabled(usable)
+        self.use_here_button.setEnabled(usable and self.conversation_id is not None)
+        self.follow_button.setEnabled(self.conversation_id is not None)
         self.remove_button.setEnabled(chosen is not None and chosen[0].downloaded)
 
     def select_path(self, path: str) -> None:
@@ -175,13 +186,19 @@ class ModelsPage(QWidget):
             if model.info.path == path:
                 self.table.selectRow(row)
 
-    def use_selected(self) -> None:
+    def use_selected(self, here: bool = False) -> None:
         chosen = self._selected()
-        if chosen is None or chosen[1] is None:
+        if chosen is None or chosen[1] is None or (here and self.conversation_id is None):
             return
         model, fit = chosen
-        self.on_use("" if model.source == "bundled" else model.info.path, fit.window)
-        self.status.setText(f"{model.label} at a window of {fit.window:,} tokens is chosen; Save loads it.")
+        self.on_use("" if model.source == "bundled" else model.info.path, fit.window, here)
+        where = "for this conversation" if here else "as the default"
+        self.status.setText(f"{model.label} at a window of {fit.window:,} tokens is chosen {where}; Save loads it.")
+
+    def follow_default(self) -> None:
+        if self.conversation_id is not None:
+            self.on_use(None, 0, True)
+            self.status.setText("This conversation will follow the default model; Save loads it.")
 
     def remove_selected(self) -> None:
         from PySide6.QtWidgets import QMessageBox

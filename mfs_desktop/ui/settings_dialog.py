@@ -36,6 +36,7 @@ from mfs_desktop.runtime.model_files import check_gguf, default_model_path
 from mfs_desktop.services.endpoints import ROLES, check_endpoint, key_home, load_endpoint
 from mfs_desktop.services.preferences import PROFILE_MAX_CHARS, SEND_KEYS, WINDOW_RANGE, Preferences, validate
 from mfs_desktop.services.session import Session
+from mfs_desktop.store.conversation_models import ConversationModel
 from mfs_desktop.ui.models_page import ModelsPage
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.trash_page import TrashPage
@@ -60,10 +61,16 @@ class EndpointEdit:
 
 
 @dataclass(frozen=True)
+class ConversationModelEdit:
+    model: ConversationModel | None  # None: the conversation follows the default model again
+
+
+@dataclass(frozen=True)
 class SettingsChoice:
     preferences: Preferences
     endpoints: tuple[EndpointEdit, ...]
     memory_mode: str | None  # for the open conversation
+    conversation_model: ConversationModelEdit | None = None  # None: unchanged
 
 
 def describe_model_file(path_text: str) -> tuple[bool, str]:
@@ -98,7 +105,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._endpoint_page(), "Endpoints")
         self.tabs.addTab(self._profile_page(preferences), "Profile")
         self.tabs.addTab(self._memory_page(), "Memory")
-        self.models_page = ModelsPage(session, self._use_model)
+        self.conversation_model: ConversationModelEdit | None = None
+        self.models_page = ModelsPage(session, self._use_model, conversation_id)
         self.tabs.insertTab(1, self.models_page, "Models")
         self.trash_page = TrashPage(session, self._notify_restored, self._show_error)
         self.tabs.addTab(self.trash_page, "Trash")
@@ -313,9 +321,12 @@ class SettingsDialog(QDialog):
         if parent is not None and hasattr(parent, "refresh_conversations"):
             parent.refresh_conversations(select=conversation_id)
 
-    def _use_model(self, path: str, window: int) -> None:
+    def _use_model(self, path: str | None, window: int, here: bool) -> None:
+        if here:
+            self.conversation_model = ConversationModelEdit(None if path is None else ConversationModel(path, window))
+            return
         self.provider.setCurrentIndex(max(0, self.provider.findData("embedded")))
-        self.model_path.setText(path)
+        self.model_path.setText(path or "")
         self.window_tokens.setValue(window)
 
     def done(self, result: int) -> None:
@@ -337,7 +348,7 @@ class SettingsDialog(QDialog):
         endpoints = tuple(EndpointEdit(role, url.text().strip(), model.text().strip(), key.text() or None)
                           for role, (url, model, key) in self.endpoint_fields.items())
         memory = self.memory_mode.currentData() if self.conversation_id is not None else None
-        return SettingsChoice(preferences, endpoints, memory)
+        return SettingsChoice(preferences, endpoints, memory, self.conversation_model)
 
     def _accept_if_valid(self) -> None:
         """Checked here so a bad field keeps the dialog open with a plain message."""

@@ -12,9 +12,11 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
 from mfs_desktop.services.inspect import payload_series, segment_detail
+from mfs_desktop.services.model_actions import model_choice_for
 from mfs_desktop.services.preferences import save_preferences
 from mfs_desktop.services.transfer import export_text, import_json, read_import_file, turn_span, write_export
 from mfs_desktop.store import ledger
+from mfs_desktop.store.conversation_models import set_conversation_model
 from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.export_dialog import ExportDialog
 from mfs_desktop.ui.operations import run_operation
@@ -79,21 +81,31 @@ class PanelsMixin:
                     clear_endpoint(self.session, edit.role)
             if conversation_id is not None and choice.memory_mode is not None:
                 self.session.transcript.set_memory_mode(conversation_id, choice.memory_mode)
+            if conversation_id is not None and choice.conversation_model is not None:
+                set_conversation_model(self.session.database, conversation_id, choice.conversation_model.model)
             return saved
 
         def saved(preferences) -> None:
-            changed_model = preferences.model_choice() != self.preferences.model_choice()
+            if preferences.model_choice() != self.preferences.model_choice():
+                self.base_choice = preferences.model_choice()
             self.preferences = preferences
             self.composer.set_send_key(preferences.send_key)
             self.statusBar().showMessage("Settings saved.", 4000)
-            if changed_model:
-                self._next_model = preferences.model_choice()
-                self._maybe_restart_model()
-            elif conversation_id is not None:
+            if not self.follow_conversation_model() and conversation_id is not None:
                 self._sync_memory_menu()
                 self.inspect_requested.emit(conversation_id)
 
         run_operation(save, saved, self._failed)
+
+    def follow_conversation_model(self) -> bool:
+        """A conversation with a model of its own runs on it, the others on the default; True
+        when that means loading another model."""
+        wanted = model_choice_for(self.session.database, self.base_choice, self.current_id)
+        if wanted == (self._next_model or self.model_choice):
+            return False
+        self._next_model = wanted
+        self._maybe_restart_model()
+        return True
 
     # export / import ---------------------------------------------------------------
 
