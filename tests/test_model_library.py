@@ -181,3 +181,20 @@ def test_a_conversation_runs_on_its_own_model_and_falls_back_to_the_default(home
     broken.write_bytes(default_model_path().read_bytes()[:4096])
     refused = run_cli("models", "use", str(broken), data_dir=data)
     assert refused.returncode == 10 and "cannot be used: truncated" in refused.stderr
+
+
+@pytest.mark.parametrize("platform, expected", [
+    ("darwin", ["Library/Application Support/nomic.ai/GPT4All", "Library/Application Support/Jan/data/models"]),
+    ("win32", ["AppData/Roaming/nomic.ai/GPT4All", "AppData/Local/Jan/data/llamacpp/models"]),
+    ("linux", [".local/share/nomic.ai/GPT4All", ".local/share/Jan/data/llamacpp/models"]),
+])
+def test_each_platform_has_its_folders(home: Path, monkeypatch: pytest.MonkeyPatch, platform: str,
+                                       expected: list[str]) -> None:
+    from mfs_desktop.runtime import model_sources
+
+    monkeypatch.setattr(model_sources.sys, "platform", platform)
+    monkeypatch.setenv("APPDATA", str(home / "AppData/Roaming"))
+    monkeypatch.setenv("LOCALAPPDATA", str(home / "AppData/Local"))
+    folders = {str(p.relative_to(home)) for p in model_sources.gpt4all_folders() + model_sources.jan_folders()}
+    assert set(expected) <= folders
+    assert home / ".lmstudio/models" in model_sources.lmstudio_folders()

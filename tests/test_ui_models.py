@@ -8,6 +8,8 @@ import random
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+import pytest  # noqa: E402
+
 from mfs_desktop.runtime.download import part_paths  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.services.model_library import downloads_folder  # noqa: E402
@@ -122,3 +124,29 @@ def test_the_window_loads_a_conversations_own_model_and_returns_to_the_default(q
     window.refresh_conversations(select=plain)
     qtbot.waitUntil(lambda: window.model_ready and window.model_choice.provider == "fake", timeout=60_000)
     window.shutdown()
+
+
+def test_the_hub_token_is_saved_from_the_models_tab(qtbot, session) -> None:
+    from mfs_desktop.services.model_actions import load_hub_token
+
+    page = _dialog(qtbot, session).models_page
+    page.save_token("hf_fromthewindow")
+    qtbot.waitUntil(lambda: page.status.text() == "Token saved in the database.", timeout=5_000)
+    assert load_hub_token(session) == "hf_fromthewindow"
+    page.save_token("")
+    qtbot.waitUntil(lambda: page.status.text() == "Token removed.", timeout=5_000)
+    assert load_hub_token(session) is None
+
+
+def test_a_chosen_file_is_described_and_a_broken_one_refused_in_the_model_tab(qtbot, session, tmp_path) -> None:
+    from mfs_desktop.errors import InvalidInput
+    from mfs_desktop.services.preferences import validate
+
+    dialog = _dialog(qtbot, session)
+    assert dialog.model_status.text().startswith("✓ the bundled default model: llama Q4_1, 98.4 MB, context 8,192")
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(default_model_path().read_bytes()[:2_000_000])
+    dialog.model_path.setText(str(broken))
+    assert "cannot be used: truncated" in dialog.model_status.text()
+    with pytest.raises(InvalidInput, match="cannot be used: truncated"):
+        validate(dialog.choice().preferences)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.model_files import check_gguf
+from mfs_desktop.runtime.model_info import read_model_info
 from mfs_desktop.services.models import DEFAULT_WINDOW, PROVIDERS, ModelChoice
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
@@ -48,6 +49,9 @@ def validate(preferences: Preferences) -> Preferences:
     model_path = preferences.model_path.strip()
     if model_path:
         check_gguf(Path(model_path).expanduser())
+        problem = read_model_info(Path(model_path).expanduser()).problem
+        if problem:
+            raise InvalidInput(f"{model_path} cannot be used: {problem}.")
     low, high = WINDOW_RANGE
     if not low <= preferences.window <= high:
         raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.runtime.download import Cancelled, Downloaded, Progress
 from mfs_desktop.services.display import shown_line
-from mfs_desktop.services.model_actions import Fit, download_model, fit_to_machine, remove_model
+from mfs_desktop.services.model_actions import Fit, download_model, fit_to_machine, remove_model, save_hub_token
 from mfs_desktop.services.model_catalogue import CATALOGUE, CatalogueEntry
 from mfs_desktop.services.model_library import LibraryModel, list_models, set_user_folders, user_folders
 from mfs_desktop.services.session import Session
@@ -128,14 +128,31 @@ class ModelsPage(QWidget):
         self.source = QLineEdit()
         self.source.setPlaceholderText("or: owner/repo file.gguf, or https://…/file.gguf")
         self.download_button, self.cancel_button = QPushButton("Download"), QPushButton("Cancel")
+        token = QPushButton("Hub token…")
+        token.setToolTip("A Hugging Face access token, for gated models; kept where the database key is")
         self.download_button.clicked.connect(self.download_chosen)
         self.cancel_button.clicked.connect(self.cancel_download)
+        token.clicked.connect(self._ask_token)
         self.cancel_button.setEnabled(False)
         row = QHBoxLayout()
         row.addWidget(self.source, 1)
-        row.addWidget(self.download_button)
-        row.addWidget(self.cancel_button)
+        for button in (self.download_button, self.cancel_button, token):
+            row.addWidget(button)
         return row
+
+    def _ask_token(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        token, ok = QInputDialog.getText(self, "Hugging Face token", "Token (empty removes the saved one):",
+                                         QLineEdit.EchoMode.Password)
+        if ok:
+            self.save_token(token.strip())
+
+    def save_token(self, token: str) -> None:
+        session = self.session
+        run_operation(lambda: save_hub_token(session, token),
+                      lambda where: self.status.setText(f"Token saved in the {where}." if where else "Token removed."),
+                      self._show_error, owner=self)
 
     # the list ---------------------------------------------------------------------------
 

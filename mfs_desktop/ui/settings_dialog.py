@@ -33,11 +33,14 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.errors import EnvironmentFault, InvalidInput
 from mfs_desktop.runtime.model_files import check_gguf, default_model_path
+from mfs_desktop.runtime.model_info import read_model_info
 from mfs_desktop.services.endpoints import ROLES, check_endpoint, key_home, load_endpoint
+from mfs_desktop.services.model_actions import fit_to_machine
 from mfs_desktop.services.preferences import PROFILE_MAX_CHARS, SEND_KEYS, WINDOW_RANGE, Preferences, validate
 from mfs_desktop.services.session import Session
+from mfs_desktop.services.units import byte_size
 from mfs_desktop.store.conversation_models import ConversationModel
-from mfs_desktop.ui.models_page import ModelsPage
+from mfs_desktop.ui.models_page import ModelsPage, fit_text
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.trash_page import TrashPage
 
@@ -73,16 +76,21 @@ class SettingsChoice:
     conversation_model: ConversationModelEdit | None = None  # None: unchanged
 
 
-def describe_model_file(path_text: str) -> tuple[bool, str]:
-    """(usable, a line for the person): the file is checked before llama.cpp ever sees it."""
+def describe_model_file(path_text: str) -> tuple[bool, str, int | None]:
+    """(usable, a line for the person, the window that fits here): the file's header is read
+    and checked before llama.cpp ever sees it."""
     try:
         path = Path(path_text).expanduser() if path_text.strip() else default_model_path()
         check_gguf(path)
     except EnvironmentFault as fault:
-        return False, fault.message
-    size = path.stat().st_size / 1_000_000
+        return False, fault.message, None
+    info = read_model_info(path)
+    if info.problem:
+        return False, f"{path.name} cannot be used: {info.problem}", None
+    fit = fit_to_machine(info)
     label = "the bundled default model" if not path_text.strip() else path.name
-    return True, f"✓ {label}: GGUF, {size:,.0f} MB"
+    return True, (f"✓ {label}: {info.architecture} {info.quantization}, {byte_size(info.size)}, context "
+                  f"{info.context_length:,} · {fit_text(fit)}"), fit.window
 
 
 def _note(text: str) -> QLabel:
@@ -262,9 +270,12 @@ class SettingsDialog(QDialog):
         )
         if path:
             self.model_path.setText(path)
+            window = describe_model_file(path)[2]
+            if window is not None:  # a newly chosen file starts at the window that fits it here
+                self.window_tokens.setValue(window)
 
     def _check_model_file(self) -> None:
-        usable, line = describe_model_file(self.model_path.text())
+        usable, line, _window = describe_model_file(self.model_path.text())
         self.model_status.setText(line)
         self.model_status.setStyleSheet("color: #2e7d32" if usable else "color: #c62828")
 
