@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mfs_desktop import __version__
 from mfs_desktop.cli_models import add_models_commands
+from mfs_desktop.cli_search import add_search_command
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
 from mfs_desktop.paths import resolve_data_dir
 from mfs_desktop.services.display import shown_line
@@ -356,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     endpoint.set_defaults(handler=cmd_endpoint)
 
     add_models_commands(commands, _open)
+    add_search_command(commands, _open)
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)
 

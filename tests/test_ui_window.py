@@ -351,7 +351,7 @@ def test_settings_refuse_a_bad_model_file_and_keep_the_dialog_open(qtbot, sessio
 
     dialog = SettingsDialog(None, session, Preferences(), None)
     qtbot.addWidget(dialog)
-    assert dialog.model_status.text().startswith("✓ the bundled default model: GGUF")
+    assert dialog.model_status.text().startswith("✓ the bundled default model: llama Q4_1")
     not_a_model = tmp_path / "photo.gguf"
     not_a_model.write_bytes(b"\x89PNG\r\n")
     dialog.model_path.setText(str(not_a_model))

@@ -24,6 +24,7 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, DiskFull, NotAnMfsDatabase
+from mfs_desktop.store.search_text import search_text
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ def _refuse_unopenable(path: Path, cause: Exception) -> Exception:
 
 
 def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: bool = True,
-            factory: type[Connection] = sqlcipher3.Connection) -> Connection:
+            factory: type[Connection] = sqlcipher3.Connection, for_writing: bool = True) -> Connection:
     """Open, key and verify a connection; migrate the schema forward if asked.
 
     Nothing is written before the key is verified by a query (and, with `check_integrity`,
@@ -133,6 +134,11 @@ def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: b
                 raise _refuse_unopenable(path, exc) from exc
             raise
         _check_identity(connection, path, exists)
+        if for_writing:
+            # The search index's triggers call it. Readers go without: a reader is closed when
+            # its thread ends, and freeing a Python function there (Qt's pool threads drop their
+            # thread state first) aborted the process.
+            connection.create_function("mfs_search_text", 1, search_text, deterministic=True)
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute("PRAGMA busy_timeout = 10000")
         connection.execute("PRAGMA secure_delete = ON")
@@ -293,7 +299,7 @@ class Database:
             return self._writer
         existing = getattr(self._local, "connection", None)
         if existing is None:
-            existing = connect(self.path, self._key, migrate=False, factory=_ReaderConnection)
+            existing = connect(self.path, self._key, migrate=False, factory=_ReaderConnection, for_writing=False)
             # A reader that writes would bypass the writer thread and could meet SQLITE_BUSY.
             existing.execute("PRAGMA query_only = ON")
             self._local.connection = existing

@@ -222,7 +222,11 @@ class RowDelegate(QStyledItemDelegate):
     def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         row: Row = index.data(ROW_ROLE)
         painter.save()
-        if row.kind == "message" and row.role == "user":
+        if row.uid is not None and row.uid == getattr(self.parent(), "highlighted", None):
+            marked = option.palette.color(QPalette.ColorRole.Highlight)
+            marked.setAlpha(60)
+            painter.fillRect(option.rect.adjusted(0, 2, 0, -2), marked)
+        elif row.kind == "message" and row.role == "user":
             painter.fillRect(option.rect.adjusted(0, 2, 0, -2), option.palette.color(QPalette.ColorRole.AlternateBase))
         document = self.document(row, self.width())
         painter.translate(option.rect.left() + PADDING, option.rect.top() + PADDING)
@@ -269,6 +273,7 @@ class ChatView(QListView):
         self.setMouseTracking(True)
         self.setFrameShape(QListView.Shape.NoFrame)
         self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.highlighted: int | None = None  # a message uid the reader was sent to
 
     def _scrolled(self, value: int) -> None:
         if value == 0 and self.stream.rows and self.verticalScrollBar().maximum() > 0:
@@ -282,8 +287,21 @@ class ChatView(QListView):
         return bar.value() >= bar.maximum() - 4
 
     def show_rows(self, rows: list[Row]) -> None:
+        self.highlighted = None
         self.stream.reset(rows)
         self.scrollToBottom()
+
+    def row_of(self, uid: int) -> int | None:
+        return next((index for index, row in enumerate(self.stream.rows) if row.uid == uid), None)
+
+    def highlight(self, uid: int) -> None:
+        """Mark message `uid` (a search hit) and bring it to the middle of the view."""
+        index = self.row_of(uid)
+        if index is None:
+            return
+        self.highlighted = uid
+        self.scrollTo(self.stream.index(index), QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.viewport().update()
 
     def append_rows(self, rows: list[Row]) -> None:
         follow = self.at_bottom()

@@ -41,12 +41,13 @@ from mfs_desktop.ui.window_composing import ComposingMixin
 from mfs_desktop.ui.window_conversations import ConversationListMixin
 from mfs_desktop.ui.window_generation import GenerationMixin
 from mfs_desktop.ui.window_panels import PanelsMixin
+from mfs_desktop.ui.window_search import SearchMixin
 
 PAGE = 50
 LIVE_FLUSH_MS = 50  # a streamed answer is redrawn at most 20 times a second
 MEMORY_MODES = (("automatic", "Automatic (compact old history)"), ("recent_only", "Recent turns only"),
                 ("off", "Off (no compressed history, no knowledge slot)"))
-class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsMixin, QMainWindow):
+class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsMixin, SearchMixin, QMainWindow):
     """The window's widgets and wiring; what it does lives in the mixins, one concern each."""
 
     send_requested = Signal(str, object)
@@ -221,6 +222,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         self.tabs.addTab(self.layers, "Context layers")
         self.tabs.addTab(self.trajectory_tab, "Tool trajectory")
         self.tabs.addTab(self.ledger_tab, "Ledger")
+        self._build_search()
 
     def _build_menu(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -255,6 +257,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
 
     def _on_selected(self, item: QListWidgetItem | None, _previous=None, *, reopen: bool = True) -> None:
         self.current_id = item.data(Qt.ItemDataRole.UserRole) if item else None
+        self.search_panel.conversation_id = self.current_id
         self.trash_button.setEnabled(self.current_id is not None)
         if reopen:
             self.clear_pending()

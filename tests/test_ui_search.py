@@ -1,0 +1,53 @@
+"""The Search tab with real widgets offscreen: hits across conversations, opened at their message."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from mfs_desktop.services.models import ModelChoice  # noqa: E402
+from mfs_desktop.store.models import MessageDraft  # noqa: E402
+from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
+
+
+def _window(qtbot, session) -> MainWindow:
+    window = MainWindow(session, ModelChoice("fake"))
+    qtbot.addWidget(window, before_close_func=lambda w: w.shutdown())
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
+    return window
+
+
+def test_a_hit_far_back_opens_its_conversation_at_the_message_marked(qtbot, session) -> None:
+    long_one = session.transcript.create_conversation("Reiseplanung").id
+    for turn in range(150):
+        text = "Wir fahren über Zürich nach Mailand." if turn == 10 else f"Tag {turn}: nichts Besonderes."
+        session.transcript.append(long_one, [MessageDraft("user", text), MessageDraft("assistant", f"ok {turn}")])
+    other = session.transcript.create_conversation("其他").id
+    session.transcript.append(other, [MessageDraft("user", "我们明天在苏黎世见面吧")])
+    window = _window(qtbot, session)
+    window.refresh_conversations(select=other)
+    window.focus_search()
+    assert window.tabs.currentWidget() is window.search_panel and window.search_panel.query.hasFocus()
+
+    window.search_panel.query.setText("zurich")
+    qtbot.waitUntil(lambda: window.search_panel.results.count() == 1, timeout=5_000)
+    item = window.search_panel.results.item(0)
+    assert "Reiseplanung · you" in item.text() and "[Zürich]" in item.text()
+    window.search_panel.results.itemActivated.emit(item)
+    assert window.current_id == long_one and window.view.highlighted == 21
+    row = window.view.row_of(21)
+    assert row is not None
+    shown = window.view.visualRect(window.view.stream.index(row))
+    assert window.view.viewport().rect().intersects(shown)  # scrolled into view
+
+    window.search_panel.query.setText("苏黎")
+    qtbot.waitUntil(lambda: window.search_panel.results.count() == 1 and "其他" in
+                    window.search_panel.results.item(0).text(), timeout=5_000)
+    window.search_panel.only_here.setChecked(True)  # only the open conversation: Reiseplanung
+    qtbot.waitUntil(lambda: window.search_panel.results.count() == 0
+                    and window.search_panel.status.text() == "Nothing found.", timeout=5_000)
+    window.search_panel.query.setText("***")
+    qtbot.waitUntil(lambda: "at least one word" in window.search_panel.status.text(), timeout=5_000)
