@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
+from mfs_desktop.cli_configure import add_configure_command
 from mfs_desktop.cli_models import add_models_commands
 from mfs_desktop.cli_search import add_search_command
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
@@ -322,9 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--provider", choices=("embedded", "openai", "fake"), default="embedded")
     chat.add_argument("--model", type=Path, help="a GGUF file (default: the conversation's model, else Settings')")
     chat.add_argument("--window", type=int, help="model window in tokens (default: the chosen model's)")
-    chat.add_argument("--max-tokens", type=int, default=512)
-    chat.add_argument("--temperature", type=float, default=0.7)
-    chat.add_argument("--seed", type=int, default=0)
+    chat.add_argument("--max-tokens", type=int, help="default: the conversation's setting, else 512")
+    chat.add_argument("--temperature", type=float, help="default: the conversation's setting, else 0.7")
+    chat.add_argument("--seed", type=int, help="default: the conversation's setting, else 0")
     chat.add_argument("--json", action="store_true", help="print one JSON object: conversation id, answer, usage")
     chat.add_argument("message", nargs="?", help="one message; without it, an interactive loop")
     chat.set_defaults(handler=cmd_chat)
@@ -358,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_models_commands(commands, _open)
     add_search_command(commands, _open)
+    add_configure_command(commands, _open)
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)
 

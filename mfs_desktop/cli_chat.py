@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from mfs_desktop.errors import ConversationBusy
 from mfs_desktop.profile import ContextProfile
-from mfs_desktop.runtime.protocol import SamplingSettings
 from mfs_desktop.services.chat import ChatService, TurnResult
 from mfs_desktop.services.display import shown
 from mfs_desktop.services.intake import queue_message, refuse_unsendable
@@ -103,7 +102,8 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
     log.info("chat: conversation %s on %s, window %d", conversation_id, model.name, choice.window)
     service = ChatService(
         session, model, provider=args.provider, profile=profile,
-        sampling=SamplingSettings(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed),
+        sampling_overrides={name: getattr(args, name) for name in ("max_tokens", "temperature", "seed")
+                            if getattr(args, name) is not None},
     )
     try:
         return _converse(args, service, conversation_id, model.name)

@@ -67,12 +67,13 @@ class MisbehavingServer:
         self.status = status
         self.mode = mode
         self.paths: list[str] = []
+        self.bodies: list[dict] = []
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 owner.paths.append(self.path)
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                owner.bodies.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}"))
                 if owner.mode == "hang":
                     time.sleep(5)
                     return

@@ -51,3 +51,30 @@ def test_a_hit_far_back_opens_its_conversation_at_the_message_marked(qtbot, sess
                     and window.search_panel.status.text() == "Nothing found.", timeout=5_000)
     window.search_panel.query.setText("***")
     qtbot.waitUntil(lambda: "at least one word" in window.search_panel.status.text(), timeout=5_000)
+
+
+def test_the_conversation_tab_sets_the_prompt_and_sampling_and_the_stream_says_so(qtbot, session) -> None:
+    from mfs_desktop.store.conversation_settings import conversation_settings
+
+    conversation = session.transcript.create_conversation("设置").id
+    window = _window(qtbot, session)
+    window.refresh_conversations(select=conversation)
+    tab = window.conversation_tab
+    assert tab.isEnabled() and tab.values()["temperature"] is None  # "default" shown
+    tab.preset.setCurrentText("precise")
+    tab._apply_preset()
+    assert tab.values()["temperature"] == 0.2 and tab.values()["top_k"] == 20
+    tab.fields["max_tokens"].setValue(128)
+    tab.prompt.setPlainText("请用中文回答，并且简短。")
+    tab.save()
+    qtbot.waitUntil(lambda: tab.status.text() == "Saved; the next reply re-reads the context.", timeout=5_000)
+    stored = conversation_settings(session.database, conversation)
+    assert (stored.system_prompt, stored.temperature, stored.max_tokens, stored.preset) == (
+        "请用中文回答，并且简短。", 0.2, 128, "precise")
+    qtbot.waitUntil(lambda: "System prompt changed" in window.view.toPlainText(), timeout=5_000)
+    tab.save_as_preset("kurz")
+    qtbot.waitUntil(lambda: tab.status.text() == "Preset kurz saved.", timeout=5_000)
+    assert tab.preset.currentText() == "kurz"
+    tab.reset()
+    qtbot.waitUntil(lambda: conversation_settings(session.database, conversation).system_prompt is None, timeout=5_000)
+    assert tab.values()["temperature"] is None and tab.prompt.toPlainText() == ""

@@ -34,6 +34,10 @@ def _quiet_llama_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> Non
 llama_cpp.llama_log_set(_quiet_llama_log, ctypes.c_void_p())
 
 
+def _or(chosen, default):
+    return default if chosen is None else chosen
+
+
 class EmbeddedModel:
     counts_exactly = True  # the GGUF's own template and tokenizer
 
@@ -156,7 +160,8 @@ class EmbeddedModel:
         try:
             for token in self._llama.generate(
                 tokens, temp=settings.temperature, top_p=settings.top_p, reset=True,
-                grammar=grammar,
+                grammar=grammar, top_k=_or(settings.top_k, 40), min_p=_or(settings.min_p, 0.05),
+                repeat_penalty=_or(settings.repeat_penalty, 1.0),  # llama-cpp-python's own defaults
             ):
                 if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
                     finish = "stop"

@@ -97,6 +97,7 @@ class OpenAICompatibleModel:
             "top_p": settings.top_p,
             "seed": settings.seed,
             "stream": self.stream,
+            **settings.chosen_extras(),
         }
         if self.stream:
             body["stream_options"] = {"include_usage": True}

@@ -14,6 +14,16 @@ class SamplingSettings:
     temperature: float = 0.7
     top_p: float = 0.95
     seed: int = 0
+    # None: the provider's own default (llama.cpp: top_k 40, min_p 0.05, repeat_penalty 1.0);
+    # an endpoint is sent only what was chosen, as OpenAI's own API refuses names it lacks.
+    top_k: int | None = None
+    min_p: float | None = None
+    repeat_penalty: float | None = None
+
+    def chosen_extras(self) -> dict[str, float | int]:
+        return {name: value for name, value in
+                (("top_k", self.top_k), ("min_p", self.min_p), ("repeat_penalty", self.repeat_penalty))
+                if value is not None}
 
 
 @dataclass(frozen=True)

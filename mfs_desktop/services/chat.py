@@ -22,10 +22,12 @@ from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
+from mfs_desktop.runtime.neutral import neutralize
 from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings
 from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.compaction import Compaction, PreCompactor, render_slot
 from mfs_desktop.services.compaction_schedule import CompactionSchedule
+from mfs_desktop.services.conversation_settings import effective_sampling
 from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.session import Session
@@ -33,6 +35,7 @@ from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.services.turn import Assembled, Turn, TurnResult, uncovered_before
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
+from mfs_desktop.store.conversation_settings import conversation_settings
 from mfs_desktop.store.generations import GenerationRecord, GenerationStore
 from mfs_desktop.store.models import Conversation
 from mfs_desktop.store.outbox import Outbox
@@ -53,12 +56,15 @@ class ChatService(CompactionSchedule):
         self, session: Session, model: ChatModel, *, provider: str, sampling: SamplingSettings = DEFAULT_SAMPLING,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
         max_tool_rounds: int = 4, profile: ContextProfile | None = None,
-        compactor_factory: Callable[[], Compactor] | None = None,
+        compactor_factory: Callable[[], Compactor] | None = None, sampling_overrides: dict | None = None,
     ) -> None:
+        """`sampling` and `system_prompt` are the defaults a conversation's own settings
+        override; `sampling_overrides` (a command's explicit flags) override those in turn."""
         self.session = session
         self.model = model
         self.provider = provider
         self.sampling = sampling
+        self.sampling_overrides = sampling_overrides or {}
         self.system_prompt = system_prompt
         self.profile = profile or ContextProfile(window=window)
         self.window = self.profile.window
@@ -157,7 +163,8 @@ class ChatService(CompactionSchedule):
                 conversation = self._degrade_to_recent_only(conversation_id, coverage)
         view, report = build_send_view(
             conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
-            counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt, tools=self._tools,
+            counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt_for(conversation_id),
+            tools=self._tools,
             fallback=fallback, count=estimate_text_tokens, block_version=expected.block_version)
         automatic = conversation.memory_mode == "automatic"
         return Assembled(view, report, uncovered_before(visible, block if automatic else (), view.first_uid))
@@ -189,7 +196,9 @@ class ChatService(CompactionSchedule):
         assembled = self._view_under_pressure(conversation_id, regenerates)
         view, report = assembled.view, assembled.report
         self.last_report = report
-        snapshot, fingerprint = freeze(FrozenRequest(view, self.sampling, self.model.name))
+        sampling = effective_sampling(self.sampling, conversation_settings(self.session.database, conversation_id),
+                                      self.sampling_overrides)
+        snapshot, fingerprint = freeze(FrozenRequest(view, sampling, self.model.name))
         generation_id = self.generations.freeze(
             conversation_id, view.user_uid, view.epoch, view.lineage_id, snapshot, fingerprint,
             provider=self.provider, model=self.model.name, owner=this_process(), regenerates=regenerates,
@@ -200,6 +209,10 @@ class ChatService(CompactionSchedule):
                           f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id), assembled
+
+    def system_prompt_for(self, conversation_id: str) -> str:
+        own = conversation_settings(self.session.database, conversation_id).system_prompt
+        return neutralize(own) if own is not None else self.system_prompt
 
     def _view_under_pressure(self, conversation_id: str, regenerates: str | None) -> Assembled:
         """Below warn: everything (S1), from one read and one build. From warn: clear old tool

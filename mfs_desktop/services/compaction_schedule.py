@@ -51,7 +51,7 @@ class CompactionSchedule:
         upgrade = self.compaction.plan_upgrade(conversation_id)
         if upgrade is not None:
             return upgrade, "ok"
-        return self.compaction.plan(conversation_id, self._fixed_tokens(data_block_tokens))
+        return self.compaction.plan(conversation_id, self._fixed_tokens(conversation_id, data_block_tokens))
 
     def follow_up_plan(self, conversation_id: str) -> CompactionPlan | None:
         """On the compactor thread, after a fold: the next range while the raw tail is still over
@@ -64,8 +64,8 @@ class CompactionSchedule:
         plan, _ = self._next_plan(conversation_id, estimate_text_tokens(render_data_block(slot_text, block)))
         return plan
 
-    def _fixed_tokens(self, data_block_tokens: int) -> int:
-        return data_block_tokens + estimate_text_tokens(self.system_prompt)
+    def _fixed_tokens(self, conversation_id: str, data_block_tokens: int) -> int:
+        return data_block_tokens + estimate_text_tokens(self.system_prompt_for(conversation_id))
 
     def _clear_old_tool_results(self, conversation_id: str, report: ViewReport) -> bool:
         """S2: tool results older than the newest turns are cleared in the send copy, once, as an event."""

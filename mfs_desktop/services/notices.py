@@ -42,6 +42,8 @@ def notice_for(entry: LedgerEntry) -> Notice | None:
     elif entry.event in ("pin", "unpin"):
         what = "Pinned a message as a standing instruction" if entry.event == "pin" else "Unpinned a message"
         text = f"{what}: the next reply re-reads the context"
+    elif entry.event == "system_prompt":
+        text = "System prompt changed: the next reply re-reads the context"
     elif entry.event in ("hard_line", "recent_exact"):
         text, severity = "Answered from recent turns only: compaction could not make enough room", "warn"
     elif entry.event == "coverage":

@@ -36,6 +36,7 @@ class LedgerEvent(StrEnum):
     COVERAGE = "coverage"  # a block with a gap or overlap: the lineage went recent-only
     RECENT_EXACT = "recent_exact"  # oldest messages left out of a request
     HARD_LINE = "hard_line"  # compaction could not bring the request under the hard line
+    SYSTEM_PROMPT = "system_prompt"  # the conversation's system prompt was changed
 
 
 class LedgerOutcome(StrEnum):
@@ -54,6 +55,7 @@ class LedgerOutcome(StrEnum):
     CLEARED = "cleared"
     FALLBACK = "fallback"
     RECENT_ONLY = "recent_only"
+    CHANGED = "changed"  # a setting that is part of every request's prefix
 
 
 # Outcomes after which the next request re-prefills what follows the change (the ledger tab
@@ -61,7 +63,7 @@ class LedgerOutcome(StrEnum):
 PREFIX_CHANGING = frozenset({
     LedgerOutcome.COMMITTED, LedgerOutcome.DEGRADED, LedgerOutcome.CLEARED, LedgerOutcome.UPGRADED,
     LedgerOutcome.MERGE, LedgerOutcome.EVICT_PROSE, LedgerOutcome.THIN_FACTS, LedgerOutcome.FALLBACK,
-    LedgerOutcome.RECENT_ONLY,
+    LedgerOutcome.RECENT_ONLY, LedgerOutcome.CHANGED,
 })
 
 

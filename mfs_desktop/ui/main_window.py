@@ -222,6 +222,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         self.tabs.addTab(self.layers, "Context layers")
         self.tabs.addTab(self.trajectory_tab, "Tool trajectory")
         self.tabs.addTab(self.ledger_tab, "Ledger")
+        self._build_conversation_tab()
         self._build_search()
 
     def _build_menu(self) -> None:
@@ -258,6 +259,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
     def _on_selected(self, item: QListWidgetItem | None, _previous=None, *, reopen: bool = True) -> None:
         self.current_id = item.data(Qt.ItemDataRole.UserRole) if item else None
         self.search_panel.conversation_id = self.current_id
+        self.conversation_tab.load(self.current_id)
         self.trash_button.setEnabled(self.current_id is not None)
         if reopen:
             self.clear_pending()

@@ -18,6 +18,7 @@ from mfs_desktop.services.transfer import export_text, import_json, read_import_
 from mfs_desktop.store import ledger
 from mfs_desktop.store.conversation_models import set_conversation_model
 from mfs_desktop.store.trajectory import trajectory
+from mfs_desktop.ui.conversation_tab import ConversationTab
 from mfs_desktop.ui.export_dialog import ExportDialog
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
@@ -96,6 +97,17 @@ class PanelsMixin:
                 self.inspect_requested.emit(conversation_id)
 
         run_operation(save, saved, self._failed)
+
+    def _build_conversation_tab(self) -> None:
+        self.conversation_tab = ConversationTab(self.session)
+        self.conversation_tab.saved.connect(self._conversation_settings_saved)
+        self.tabs.addTab(self.conversation_tab, "Conversation")
+
+    def _conversation_settings_saved(self, _prompt_changed: bool) -> None:
+        """The stream shows the notice of a changed prompt; the meter counts the new one."""
+        if self.current_id is not None:
+            self.refresh_stream()
+            self.inspect_requested.emit(self.current_id)
 
     def follow_conversation_model(self) -> bool:
         """A conversation with a model of its own runs on it, the others on the default; True

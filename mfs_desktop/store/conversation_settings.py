@@ -1,0 +1,61 @@
+"""One conversation's own system prompt and sampling; None everywhere means the defaults.
+
+A changed system prompt changes the first bytes of every later request, so it is an event: the
+ledger row commits with the change, and the stream says the next reply re-reads the context."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import astuple, dataclass, fields
+
+from mfs_desktop.store.database import Connection, Database
+from mfs_desktop.store.ledger import LedgerEvent, LedgerOutcome, record_in_transaction
+from mfs_desktop.store.transcript import _require_live
+
+SAMPLING_FIELDS = ("temperature", "top_p", "top_k", "min_p", "repeat_penalty", "max_tokens", "seed")
+
+
+@dataclass(frozen=True)
+class ConversationSettings:
+    system_prompt: str | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    min_p: float | None = None
+    repeat_penalty: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    preset: str | None = None  # the preset these values came from, shown beside them
+
+    def sampling_overrides(self) -> dict[str, float | int]:
+        return {name: getattr(self, name) for name in SAMPLING_FIELDS if getattr(self, name) is not None}
+
+
+_COLUMNS = ", ".join(field.name for field in fields(ConversationSettings))
+
+
+def conversation_settings(database: Database, conversation_id: str) -> ConversationSettings:
+    row = database.connection().execute(
+        f"SELECT {_COLUMNS} FROM conversation_settings WHERE conversation_id = ?", (conversation_id,)).fetchone()
+    return ConversationSettings(*row) if row else ConversationSettings()
+
+
+def save_conversation_settings(database: Database, conversation_id: str, settings: ConversationSettings) -> bool:
+    """Store `settings`; True when the system prompt changed (recorded in the ledger with it)."""
+
+    def change(connection: Connection) -> bool:
+        _require_live(connection, conversation_id)
+        row = connection.execute("SELECT system_prompt FROM conversation_settings WHERE conversation_id = ?",
+                                 (conversation_id,)).fetchone()
+        prompt_changed = (row[0] if row else None) != settings.system_prompt
+        placeholders = ", ".join("?" for _ in fields(ConversationSettings))
+        connection.execute(
+            f"INSERT OR REPLACE INTO conversation_settings (conversation_id, {_COLUMNS}, changed_at) "
+            f"VALUES (?, {placeholders}, ?)", (conversation_id, *astuple(settings), time.time()))
+        if prompt_changed:
+            which = "its own" if settings.system_prompt is not None else "the default"
+            record_in_transaction(connection, conversation_id, LedgerEvent.SYSTEM_PROMPT, LedgerOutcome.CHANGED,
+                                  f"the conversation now uses {which} system prompt")
+        return prompt_changed
+
+    return database.write(change)
