@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mfs_desktop import __version__
 from mfs_desktop.cli_configure import add_configure_command
+from mfs_desktop.cli_import import add_import_command
 from mfs_desktop.cli_models import add_models_commands
 from mfs_desktop.cli_search import add_search_command
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
@@ -96,14 +97,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"exported to {args.out} (a plaintext file)", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    from mfs_desktop.services.transfer import import_json, read_import_file
-
-    session = _open(args)
-    print(import_json(session.database, read_import_file(Path(args.file))))
     return 0
 
 
@@ -289,9 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--to-uid", type=int, default=None, help="last message uid (md/html)")
     export.set_defaults(handler=cmd_export)
 
-    importing = commands.add_parser("import", help="import a JSON export")
-    importing.add_argument("file")
-    importing.set_defaults(handler=cmd_import)
+    add_import_command(commands, _open)
 
     doctor = commands.add_parser("doctor", help="check what is installed and working")
     doctor.set_defaults(handler=cmd_doctor)

@@ -234,6 +234,7 @@ def test_migrated_schema_equals_fresh_schema_from_every_version(tmp_path: Path) 
     from conftest import open_test_session
 
     from mfs_desktop.store.database import LATEST_VERSION, apply_migrations
+    from mfs_desktop.store.search_text import search_text
 
     def schema(root: Path) -> list[tuple[str, str]]:
         session = open_test_session(root)
@@ -255,6 +256,7 @@ def test_migrated_schema_equals_fresh_schema_from_every_version(tmp_path: Path) 
         key = session.database._key
         old = sqlcipher3.connect(str(root / "transcript.db"), isolation_level=None)
         old.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
+        old.create_function("mfs_search_text", 1, search_text)  # what every writing connection has (0012)
         apply_migrations(old, target=start)
         old.execute("INSERT INTO conversations (id, created_at, updated_at, lineage_id) VALUES ('c', 0, 0, 'l')")
         old.execute("INSERT INTO messages (conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, "

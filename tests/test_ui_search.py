@@ -78,3 +78,31 @@ def test_the_conversation_tab_sets_the_prompt_and_sampling_and_the_stream_says_s
     tab.reset()
     qtbot.waitUntil(lambda: conversation_settings(session.database, conversation).system_prompt is None, timeout=5_000)
     assert tab.values()["temperature"] is None and tab.prompt.toPlainText() == ""
+
+
+def test_importing_a_chatgpt_export_in_the_window_shows_the_preview_first(qtbot, session, tmp_path,
+                                                                            monkeypatch) -> None:
+    import json
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.test_foreign_import import CHATGPT
+
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(CHATGPT), "utf-8")
+    window = _window(qtbot, session)
+    asked: list[str] = []
+
+    def answer(_parent, _title, text, *args):
+        asked.append(text)
+        return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    window.import_from(export)
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=5_000)
+    assert asked[0].startswith("ChatGPT export: 1 conversations, 4 messages")
+    assert session.transcript.list_conversations() == []  # declined: nothing written
+    window.import_from(export)
+    qtbot.waitUntil(lambda: window.conversations.count() == 1, timeout=5_000)
+    assert window.conversations.item(0).text().startswith("Umzug nach München")
+    assert "Imported 1 conversations" in window.statusBar().currentMessage()

@@ -259,8 +259,9 @@ class TranscriptStore:
                 if conversation.trashed_at is None:
                     raise InvalidInput(f"Conversation {conversation_id} is not in the trash; delete it first.")
                 connection.execute("UPDATE conversations SET purging = 1 WHERE id = ?", (conversation_id,))
-                for table in ("conversation_settings", "conversation_models", "pins", "knowledge", "trajectory",
-                              "ledger", "segments", "generations", "hidden_alternatives", "retractions", "messages"):
+                for table in ("imported_sources", "conversation_settings", "conversation_models", "pins", "knowledge",
+                              "trajectory", "ledger", "segments", "generations", "hidden_alternatives", "retractions",
+                              "messages"):
                     connection.execute(f"DELETE FROM {table} WHERE conversation_id = ?", (conversation_id,))
                 connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 

@@ -3,15 +3,76 @@ first): one transaction, so a row the schema refuses leaves nothing imported."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sqlcipher3
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.attachments import AttachmentBlob, insert_attachment
 from mfs_desktop.store.database import Connection, Database
-from mfs_desktop.store.models import Conversation, Message, Retraction
-from mfs_desktop.store.transcript import CONVERSATION_COLUMNS, MESSAGE_COLUMNS, insert_messages
+from mfs_desktop.store.models import Conversation, Message, MessageDraft, Retraction
+from mfs_desktop.store.transcript import (
+    CONVERSATION_COLUMNS,
+    MESSAGE_COLUMNS,
+    _message_row,
+    _read_conversation,
+    _validate_draft,
+    insert_messages,
+    new_id,
+    title_from,
+)
+
+
+@dataclass(frozen=True)
+class ImportedMessage:
+    role: str  # user | assistant
+    text: str
+    created_at: float
+
+
+def import_plain_conversations(
+    database: Database, source: str, conversations: Sequence[tuple[str, str, float, Sequence[ImportedMessage]]],
+) -> tuple[list[str], int]:
+    """Conversations from another app, as (source id, title, created_at, messages), in one
+    transaction; one imported before from `source` is skipped. Returns the new ids and how many
+    were skipped."""
+
+    def change(connection: Connection) -> tuple[list[str], int]:
+        known = {row[0] for row in connection.execute(
+            "SELECT source_id FROM imported_sources WHERE source = ?", (source,))}
+        created: list[str] = []
+        for source_id, title, created_at, messages in conversations:
+            if source_id in known or not messages:
+                continue
+            known.add(source_id)
+            created.append(_insert_plain(connection, source, source_id, title, created_at, messages))
+        return created, len(conversations) - len(created)
+
+    return database.write(change)
+
+
+def _insert_plain(connection: Connection, source: str, source_id: str, title: str, created_at: float,
+                  messages: Sequence[ImportedMessage]) -> str:
+    conversation_id = new_id()
+    first_user = next((m.text for m in messages if m.role == "user"), "")
+    updated_at = max(m.created_at for m in messages)
+    connection.execute(
+        "INSERT INTO conversations (id, title, created_at, updated_at, lineage_id) VALUES (?, ?, ?, ?, ?)",
+        (conversation_id, title or title_from(first_user), created_at or messages[0].created_at, updated_at,
+         new_id()))
+    conversation = _read_conversation(connection, conversation_id)
+    rows, turn = [], 0
+    for uid, message in enumerate(messages, start=1):
+        draft = MessageDraft(message.role, message.text)
+        _validate_draft(draft)
+        turn += message.role == "user"
+        rows.append(_message_row(conversation, draft, uid, max(turn, 1), message.created_at, None))
+    insert_messages(connection, rows)
+    connection.execute("INSERT INTO imported_sources (source, source_id, conversation_id, imported_at) "
+                       "VALUES (?, ?, ?, ?)", (source, source_id, conversation_id, time.time()))
+    return conversation_id
 
 
 def import_conversation(

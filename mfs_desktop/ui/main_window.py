@@ -229,7 +229,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction("New conversation", QKeySequence.StandardKey.New, self.new_conversation)
         file_menu.addAction("Export conversation…", self.export_current)
-        file_menu.addAction("Import JSON export…", self.import_export)
+        file_menu.addAction("Import conversations…", self.import_export)
         file_menu.addSeparator()
         file_menu.addAction("Settings…", QKeySequence("Ctrl+,"), self.open_settings)
         file_menu.addAction("Trash…", lambda: self.open_settings(page="Trash"))

@@ -8,9 +8,18 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QFileDialog,
+    QMessageBox,
 )
 
+from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.endpoints import clear_endpoint, load_endpoint, save_endpoint
+from mfs_desktop.services.foreign_import import (
+    ForeignExport,
+    import_foreign,
+    is_foreign_export,
+    read_export_document,
+    read_foreign_export,
+)
 from mfs_desktop.services.inspect import payload_series, segment_detail
 from mfs_desktop.services.model_actions import model_choice_for
 from mfs_desktop.services.preferences import save_preferences
@@ -149,11 +158,32 @@ class PanelsMixin:
             f"Exported to {written} (plaintext).", 6000), self._failed)
 
     def import_export(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import a JSON export", "", "JSON (*.json)")
-        if not path:
+        path, _ = QFileDialog.getOpenFileName(self, "Import conversations", "",
+                                              "MFS Desktop, ChatGPT or Claude exports (*.json *.zip);;All files (*)")
+        if path:
+            self.import_from(Path(path))
+
+    def import_from(self, path: Path) -> None:
+        """An MFS Desktop export goes straight in; another app's is read, shown, then confirmed."""
+        try:
+            foreign = is_foreign_export(path)
+        except EnvironmentFault as fault:
+            self._failed(fault)
             return
-        run_operation(
-            lambda: import_json(self.session.database, read_import_file(Path(path))),
-            lambda conversation_id: self.refresh_conversations(select=conversation_id),
-            self._failed,
-        )
+        if not foreign:
+            run_operation(lambda: import_json(self.session.database, read_import_file(path)),
+                          lambda conversation_id: self.refresh_conversations(select=conversation_id), self._failed)
+            return
+        run_operation(lambda: read_foreign_export(read_export_document(path)), self._confirm_import, self._failed)
+
+    def _confirm_import(self, export: ForeignExport) -> None:
+        answer = QMessageBox.question(self, "Import conversations", f"{export.preview()}.\n\nImport them?")
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        run_operation(lambda: import_foreign(self.session.database, export), self._imported, self._failed)
+
+    def _imported(self, result: tuple[list[str], int]) -> None:
+        created, already = result
+        self.refresh_conversations(select=created[0] if created else None)
+        self.statusBar().showMessage(f"Imported {len(created):,} conversations"
+                                     + (f"; {already:,} were here already" if already else ""), 8000)
