@@ -9,17 +9,16 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop import __version__
 from mfs_desktop.cli_configure import add_configure_command
 from mfs_desktop.cli_import import add_import_command
 from mfs_desktop.cli_models import add_models_commands
+from mfs_desktop.cli_organize import add_list_command, add_organize_command
 from mfs_desktop.cli_search import add_search_command
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
 from mfs_desktop.paths import resolve_data_dir
-from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.unlock import DataDir
 
 log = logging.getLogger("mfs_desktop")
@@ -54,17 +53,6 @@ def _open(args: argparse.Namespace):
     from mfs_desktop.services.session import open_session
 
     return open_session(DataDir(args.data_dir), passphrase_from_terminal)
-
-
-def cmd_list(args: argparse.Namespace) -> int:
-    session = _open(args)
-    rows = session.transcript.list_conversations(trashed=args.trash)
-    if not rows:
-        print("(no conversations in the trash)" if args.trash else "(no conversations)")
-    for row in rows:
-        updated = datetime.fromtimestamp(row.updated_at).strftime("%Y-%m-%d %H:%M")
-        print(f"{row.id}  {row.turns:>5} turns  {updated}  {shown_line(row.title or '(untitled)')}")
-    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -268,9 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=cmd_gui)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    listing = commands.add_parser("list", help="list conversations (id, turns, updated, title)")
-    listing.add_argument("--trash", action="store_true", help="list the trash instead")
-    listing.set_defaults(handler=cmd_list)
+    add_list_command(commands, _open)
 
     export = commands.add_parser("export", help="export conversations as plaintext Markdown, JSON or HTML")
     which = export.add_mutually_exclusive_group()
@@ -351,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_models_commands(commands, _open)
     add_search_command(commands, _open)
     add_configure_command(commands, _open)
+    add_organize_command(commands, _open)
     empty = commands.add_parser("empty-trash", help="purge every conversation in the trash for good")
     empty.set_defaults(handler=cmd_empty_trash)
 
@@ -368,6 +355,9 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
     except KeyboardInterrupt:
         print("mfs-desktop: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `mfs-desktop search x | head`: the reader has had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:
         fault = file_system_fault(exc)
         if fault is not None:

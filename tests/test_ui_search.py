@@ -103,6 +103,6 @@ def test_importing_a_chatgpt_export_in_the_window_shows_the_preview_first(qtbot,
     assert asked[0].startswith("ChatGPT export: 1 conversations, 4 messages")
     assert session.transcript.list_conversations() == []  # declined: nothing written
     window.import_from(export)
-    qtbot.waitUntil(lambda: window.conversations.count() == 1, timeout=5_000)
-    assert window.conversations.item(0).text().startswith("Umzug nach München")
+    qtbot.waitUntil(lambda: len(window.listed_ids()) == 1, timeout=5_000)
+    assert window.item_for(window.listed_ids()[0]).text().startswith("Umzug nach München")
     assert "Imported 1 conversations" in window.statusBar().currentMessage()

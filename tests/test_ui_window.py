@@ -25,7 +25,7 @@ def _window(qtbot, session: Session) -> MainWindow:
 
 def _new(qtbot, window: MainWindow) -> str:
     """A new conversation, created off the UI thread and selected."""
-    before = {window.conversations.item(i).data(Qt.ItemDataRole.UserRole) for i in range(window.conversations.count())}
+    before = set(window.listed_ids())
     window.new_conversation()
     qtbot.waitUntil(lambda: window.current_id is not None and window.current_id not in before, timeout=5_000)
     return window.current_id
@@ -45,8 +45,8 @@ def test_window_lists_and_shows_escaped_transcript(qtbot, session: Session) -> N
     session.transcript.append(conversation.id, [MessageDraft("user", "<script>alert(1)</script> hi"),
                                                  MessageDraft("assistant", "plain answer", status="partial")])
     window = _window(qtbot, session)
-    assert window.conversations.count() == 1
-    assert "1 turns" in window.conversations.item(0).text()
+    assert len(window.listed_ids()) == 1
+    assert "1 turns" in window.item_for(window.listed_ids()[0]).text()
     shown = window.view.toPlainText()
     assert "<script>alert(1)</script> hi" in shown
     assert "partial answer" in shown
@@ -60,7 +60,7 @@ def test_bidi_overrides_and_escapes_are_visible_in_the_window(qtbot, session: Se
     window = _window(qtbot, session)
     shown = window.view.toPlainText()
     assert "open invoice⟨U+202E⟩txt.exe now ␛[31m" in shown and "\u202e" not in shown
-    assert "report⟨U+202E⟩fdp.exe" in window.conversations.item(0).text()
+    assert "report⟨U+202E⟩fdp.exe" in window.item_for(window.listed_ids()[0]).text()
     assert "\u202e" not in window.heading.text()
 
 
@@ -104,7 +104,7 @@ def test_trash_from_window(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
     _new(qtbot, window)
     window.trash_current()  # what the confirmation's Yes does
-    qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
+    qtbot.waitUntil(lambda: len(window.listed_ids()) == 0, timeout=5_000)
     assert len(session.transcript.list_conversations(trashed=True)) == 1
 
 
@@ -405,12 +405,12 @@ def test_settings_edit_recorded_values_and_restore_from_trash(qtbot, session: Se
     assert session.transcript.knowledge(kept) == []
 
     window.trash_current()
-    qtbot.waitUntil(lambda: window.conversations.count() == 0, timeout=5_000)
+    qtbot.waitUntil(lambda: len(window.listed_ids()) == 0, timeout=5_000)
     dialog.trash_page.reload()
     assert dialog.trash_page.trash.count() == 1
     dialog.trash_page.trash.setCurrentRow(0)
     dialog.trash_page.restore_selected()
-    qtbot.waitUntil(lambda: window.conversations.count() == 1 and window.current_id == kept, timeout=5_000)
+    qtbot.waitUntil(lambda: len(window.listed_ids()) == 1 and window.current_id == kept, timeout=5_000)
     assert dialog.trash_page.trash.count() == 0
 
 
@@ -507,13 +507,13 @@ def test_copy_and_quote_links_in_the_stream(qtbot, session: Session) -> None:
 
 def test_writing_before_any_conversation_exists_starts_one(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
-    assert window.current_id is None and window.conversations.count() == 0
+    assert window.current_id is None and len(window.listed_ids()) == 0
     window.composer.setPlainText("hello from an empty app")
     window.send_or_stop()
     qtbot.waitUntil(lambda: window.current_id is not None and not window.generating
                     and "You said 5 words" in window.view.toPlainText(), timeout=10_000)
     assert [m.text for m in session.transcript.messages(window.current_id)][0] == "hello from an empty app"
-    assert window.conversations.count() == 1
+    assert len(window.listed_ids()) == 1
 
 
 def test_pin_from_the_stream_and_unpin_from_the_context_layers_tab(qtbot, session: Session) -> None:

@@ -35,6 +35,10 @@ MESSAGE_COLUMNS = (
     "conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, epoch, status, "
     "generation_id, tool_name, tool_arguments, tool_call_id, quoted_uid, edit_of_uid, attachment_sha256"
 )
+# Everything that belongs to a conversation, deleted before it when it is purged (children first).
+_CONVERSATION_TABLES = ("conversation_tags", "imported_sources", "conversation_settings", "conversation_models",
+                        "pins", "knowledge", "trajectory", "ledger", "segments", "generations", "hidden_alternatives",
+                        "retractions", "messages")
 _VISIBLE = (
     "NOT EXISTS (SELECT 1 FROM retractions r WHERE r.conversation_id = m.conversation_id AND r.uid = m.uid) "
     "AND NOT EXISTS (SELECT 1 FROM hidden_alternatives h WHERE h.conversation_id = m.conversation_id AND h.uid = m.uid)"
@@ -259,9 +263,7 @@ class TranscriptStore:
                 if conversation.trashed_at is None:
                     raise InvalidInput(f"Conversation {conversation_id} is not in the trash; delete it first.")
                 connection.execute("UPDATE conversations SET purging = 1 WHERE id = ?", (conversation_id,))
-                for table in ("imported_sources", "conversation_settings", "conversation_models", "pins", "knowledge",
-                              "trajectory", "ledger", "segments", "generations", "hidden_alternatives", "retractions",
-                              "messages"):
+                for table in _CONVERSATION_TABLES:
                     connection.execute(f"DELETE FROM {table} WHERE conversation_id = ?", (conversation_id,))
                 connection.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 

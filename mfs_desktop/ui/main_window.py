@@ -40,6 +40,7 @@ from mfs_desktop.ui.status_overlay import StatusOverlay
 from mfs_desktop.ui.window_composing import ComposingMixin
 from mfs_desktop.ui.window_conversations import ConversationListMixin
 from mfs_desktop.ui.window_generation import GenerationMixin
+from mfs_desktop.ui.window_organize import OrganizeMixin
 from mfs_desktop.ui.window_panels import PanelsMixin
 from mfs_desktop.ui.window_search import SearchMixin
 
@@ -47,7 +48,8 @@ PAGE = 50
 LIVE_FLUSH_MS = 50  # a streamed answer is redrawn at most 20 times a second
 MEMORY_MODES = (("automatic", "Automatic (compact old history)"), ("recent_only", "Recent turns only"),
                 ("off", "Off (no compressed history, no knowledge slot)"))
-class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsMixin, SearchMixin, QMainWindow):
+class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, GenerationMixin, PanelsMixin, SearchMixin,
+                 QMainWindow):
     """The window's widgets and wiring; what it does lives in the mixins, one concern each."""
 
     send_requested = Signal(str, object)
@@ -151,6 +153,7 @@ class MainWindow(ConversationListMixin, ComposingMixin, GenerationMixin, PanelsM
         self.left = QWidget()
         layout = QVBoxLayout(self.left)
         layout.addWidget(new_button)
+        layout.addWidget(self._build_view_picker())
         layout.addWidget(self.filter)
         layout.addWidget(self.conversations, 1)
         layout.addLayout(row)

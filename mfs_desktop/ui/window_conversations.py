@@ -4,14 +4,12 @@ A mixin of `MainWindow` (ui/main_window.py), which owns the widgets it uses."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QInputDialog,
-    QListWidgetItem,
     QMessageBox,
 )
 
-from mfs_desktop.services.display import shown_line
 from mfs_desktop.store.retention import TRASH_DAYS
 from mfs_desktop.ui.operations import run_operation
 
@@ -19,23 +17,10 @@ from mfs_desktop.ui.operations import run_operation
 class ConversationListMixin:
     def refresh_conversations(self, select: str | None = None) -> None:
         wanted = select or self.current_id
-        needle = self.filter.text().strip().lower()
         self.conversations.blockSignals(True)
         self.conversations.clear()
-        for summary in self.session.transcript.list_conversations():
-            title = shown_line(summary.title or "New conversation")
-            if needle and needle not in title.lower():
-                continue
-            item = QListWidgetItem(f"{title}\n{summary.turns} turns")
-            # Room for two lines in any script: a CJK title falls back to a taller font.
-            item.setSizeHint(QSize(0, int(self.conversations.fontMetrics().lineSpacing() * 2.8)))
-            item.setData(Qt.ItemDataRole.UserRole, summary.id)
-            self.conversations.addItem(item)
-            if summary.id == wanted:
-                self.conversations.setCurrentItem(item)
+        self.fill_list(wanted)
         self.conversations.blockSignals(False)
-        if self.conversations.currentItem() is None and self.conversations.count():
-            self.conversations.setCurrentRow(0)
         previous = self.current_id
         self._on_selected(self.conversations.currentItem(), reopen=previous != self._selected_id())
 
@@ -47,6 +32,7 @@ class ConversationListMixin:
         """Created on the pool, then selected (and `then()` called, as a first send does)."""
         def created(conversation) -> None:
             self.filter.clear()
+            self.list_view.setCurrentIndex(0)  # a new conversation shows in "All"
             self.refresh_conversations(select=conversation.id)
             self.composer.setFocus()
             if then is not None:

@@ -27,7 +27,7 @@ class SearchMixin:
     def open_at(self, conversation_id: str, uid: int) -> None:
         """Open the conversation with the page holding message `uid`, scrolled to it and marked."""
         if self.current_id != conversation_id:
-            self.filter.clear()  # a title filter must not hide the conversation asked for
+            self.reveal(conversation_id)  # neither a title filter nor the archive may hide it
             self.refresh_conversations(select=conversation_id)
         if self.current_id != conversation_id:
             return  # gone meanwhile (trashed in another window)
