@@ -17,6 +17,7 @@ from mfs_desktop.services.display import shown
 from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.models import DEFAULT_WINDOW, ModelChoice, build_model
 from mfs_desktop.services.owner import claimable, is_running, owner_pid
+from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 
 log = logging.getLogger(__name__)
@@ -78,8 +79,6 @@ def chosen_model(args: argparse.Namespace, session: Session) -> ModelChoice:
     """`--model` and `--window` win; else the conversation's own model, else the default one
     from Settings (`models use`)."""
     from mfs_desktop.services.model_actions import model_choice_for
-    from mfs_desktop.services.preferences import load_preferences
-
     if args.provider != "embedded" or args.model:
         return ModelChoice(args.provider, args.model, args.window or DEFAULT_WINDOW)
     saved = load_preferences(session.database).model_choice()
@@ -104,8 +103,15 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
         session, model, provider=args.provider, profile=profile,
         sampling_overrides={name: getattr(args, name) for name in ("max_tokens", "temperature", "seed")
                             if getattr(args, name) is not None},
+        cache_bytes=load_preferences(session.database).cache_bytes,
     )
     try:
+        if args.conversation:  # a saved cache, then a prefill of the rest: the answer starts sooner
+            warmed = service.warm(conversation_id)
+            if warmed is not None:
+                log.info("chat: conversation %s warmed: %d tokens restored, %d reused, %d evaluated, %.0f ms",
+                         conversation_id, warmed.restored_tokens, warmed.reused_tokens, warmed.evaluated_tokens,
+                         warmed.seconds * 1000)
         return _converse(args, service, conversation_id, model.name)
     finally:
         if service.precompactor.busy(conversation_id):

@@ -21,6 +21,7 @@ import llama_cpp
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from mfs_desktop.errors import NotFound
+from mfs_desktop.runtime.kv_cache import CacheSnapshot, model_identity
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.neutral import WORD_JOINER
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
@@ -32,6 +33,9 @@ def _quiet_llama_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> Non
 
 
 llama_cpp.llama_log_set(_quiet_llama_log, ctypes.c_void_p())
+
+
+WARM_BATCH = 512  # the n_batch the model is loaded with
 
 
 def _or(chosen, default):
@@ -55,6 +59,7 @@ class EmbeddedModel:
         except (ValueError, RuntimeError) as exc:
             raise NotFound(f"llama.cpp could not load {model_path} ({exc}); choose another GGUF file.") from None
         self.name = model_path.name
+        self.identity = model_identity(model_path)
         self.window = n_ctx if tokenizer_only else self._llama.n_ctx()
         template = self._llama.metadata.get("tokenizer.chat_template")
         if not template:
@@ -126,6 +131,73 @@ class EmbeddedModel:
 
     def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         return len(self.prompt_tokens(messages, tools))
+
+    def warm(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = (),
+             cancel: threading.Event | None = None) -> tuple[int, int]:
+        """Evaluate the prompt these messages make into the KV cache, as far as it is not there
+        already, so the next answer prefills only what follows; (tokens reused, evaluated).
+        `cancel` stops it between batches (and inside one, through the abort callback)."""
+        prompt_text = self.render(messages, tools)
+        tokens = self.prompt_tokens(messages, tools)
+        if len(tokens) + 1 >= self.window:
+            return 0, 0
+        llama = self._llama
+        held = [int(t) for t in llama._input_ids.tolist()]
+        pairs = zip(held, tokens, strict=False)
+        common = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(held), len(tokens)))
+        if common < len(held):
+            llama._ctx.kv_cache_seq_rm(-1, common, -1)
+            llama.n_tokens = common
+        self._cancel = cancel
+        try:
+            for start in range(common, len(tokens), WARM_BATCH):
+                if cancel is not None and cancel.is_set():
+                    break
+                llama.eval(tokens[start:start + WARM_BATCH])
+        except RuntimeError:
+            if cancel is None or not cancel.is_set():
+                raise
+            self.clear_cache()  # aborted inside a batch: what the cache holds is not known
+            return common, 0
+        finally:
+            self._cancel = None
+        llama._requires_eval = True  # the logits are the prompt's, not an answer's
+        # llama.cpp books a batch's counts when the context synchronises: done here, so the next
+        # answer's reset of them does not leave this prefill in its "evaluated" figure.
+        llama_cpp.llama_synchronize(llama._ctx.ctx)
+        self._remember(prompt_text, tokens)
+        return common, llama.n_tokens - common
+
+    def snapshot_cache(self) -> CacheSnapshot | None:
+        """The KV cache as it stands (the last prompt and answer), for a later process."""
+        context, count = self._llama._ctx.ctx, self._llama.n_tokens
+        if not count or self._cached_tokens[:count] != [int(t) for t in self._llama._input_ids.tolist()]:
+            return None
+        size = llama_cpp.llama_state_seq_get_size(context, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data(context, buffer, size, 0)
+        if not written:
+            return None
+        return CacheSnapshot(self.identity, self.window, tuple(self._cached_tokens[:count]), self._cached_text,
+                             bytes(buffer)[:written])
+
+    def restore_cache(self, snapshot: CacheSnapshot) -> bool:
+        """Load a saved cache made by this model file at this window; False (and an empty
+        cache) when llama.cpp refuses it."""
+        if snapshot.model_id != self.identity or snapshot.window != self.window or \
+                not 0 < len(snapshot.token_ids) < self.window:
+            return False
+        self.clear_cache()
+        buffer = (ctypes.c_uint8 * len(snapshot.state)).from_buffer_copy(snapshot.state)
+        if llama_cpp.llama_state_seq_set_data(self._llama._ctx.ctx, buffer, len(snapshot.state), 0) == 0:
+            self.clear_cache()
+            return False
+        count = len(snapshot.token_ids)
+        self._llama.input_ids[:count] = snapshot.token_ids
+        self._llama.n_tokens = count
+        self._llama._requires_eval = True  # no logits were saved: the next prompt re-evaluates its end
+        self._cached_text, self._cached_tokens = snapshot.text, list(snapshot.token_ids)
+        return True
 
     def clear_cache(self) -> None:
         """Forget the KV cache (used to measure a cold turn)."""

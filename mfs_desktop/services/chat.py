@@ -33,6 +33,7 @@ from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_pr
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.tools import ToolRunner
 from mfs_desktop.services.turn import Assembled, Turn, TurnResult, uncovered_before
+from mfs_desktop.services.warm_start import DEFAULT_CAP_BYTES, Warmed, WarmStart
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
 from mfs_desktop.store.conversation_settings import conversation_settings
@@ -57,6 +58,7 @@ class ChatService(CompactionSchedule):
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
         max_tool_rounds: int = 4, profile: ContextProfile | None = None,
         compactor_factory: Callable[[], Compactor] | None = None, sampling_overrides: dict | None = None,
+        cache_bytes: int = DEFAULT_CAP_BYTES,
     ) -> None:
         """`sampling` and `system_prompt` are the defaults a conversation's own settings
         override; `sampling_overrides` (a command's explicit flags) override those in turn."""
@@ -77,6 +79,7 @@ class ChatService(CompactionSchedule):
             self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)),
             follow_up=self.follow_up_plan)
         self.tools = ToolRunner(session)
+        self.warm_start = WarmStart(session.database, model, cache_bytes) if WarmStart.supports(model) else None
         self._tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
 
@@ -143,7 +146,11 @@ class ChatService(CompactionSchedule):
         return Turn(self, generation, None).run(on_text, cancel or threading.Event())
 
     def close(self) -> None:
-        self.precompactor.close()
+        try:
+            self.precompactor.close()
+        finally:
+            if self.warm_start is not None:
+                self.warm_start.close()
 
     def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False):
         """The send view the next generation would freeze, and its report."""
@@ -191,6 +198,17 @@ class ChatService(CompactionSchedule):
             return None
         self.schedule_compaction(conversation_id, report)
         return report
+
+    def warm(self, conversation_id: str, cancel: threading.Event | None = None) -> Warmed | None:
+        """Bring the model's cache to the start of this conversation's next request (a saved
+        cache first, then a prefill of the rest); None where there is nothing to warm."""
+        if self.warm_start is None:
+            return None
+        try:
+            view, _ = self.view(conversation_id)
+        except InvalidInput:  # nothing to answer yet
+            return None
+        return self.warm_start.warm(conversation_id, list(view.messages), self._tools, cancel)
 
     def _freeze(self, conversation_id: str, regenerates: str | None = None) -> tuple[GenerationRecord, Assembled]:
         assembled = self._view_under_pressure(conversation_id, regenerates)

@@ -20,6 +20,7 @@ WINDOW_RANGE = (512, 131_072)
 # slot well inside the window's fixed zones.
 PROFILE_MAX_CHARS = 4_000
 _KEY = "preferences"
+CACHE_MB_MAX = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class Preferences:
     threads: int = 0  # 0: llama.cpp decides
     send_key: str = "enter"
     profile_text: str = ""
+    cache_mb: int = 2048  # saved KV caches of conversations (warm start); 0 keeps none
+
+    @property
+    def cache_bytes(self) -> int:
+        return self.cache_mb << 20
 
     def model_choice(self) -> ModelChoice:
         return ModelChoice(self.provider, Path(self.model_path) if self.model_path else None, self.window,
@@ -57,6 +63,8 @@ def validate(preferences: Preferences) -> Preferences:
         raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")
     if not 0 <= preferences.threads <= (os.cpu_count() or 1) * 2:
         raise InvalidInput(f"Threads must be between 0 (automatic) and {(os.cpu_count() or 1) * 2}.")
+    if not 0 <= preferences.cache_mb <= CACHE_MB_MAX:
+        raise InvalidInput(f"The saved context cache is between 0 (none) and {CACHE_MB_MAX:,} MB.")
     if preferences.send_key not in SEND_KEYS:
         raise InvalidInput(f"The send key is one of {', '.join(SEND_KEYS)}.")
     if len(preferences.profile_text) > PROFILE_MAX_CHARS:

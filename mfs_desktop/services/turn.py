@@ -114,6 +114,8 @@ class Turn:
             status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
+        if service.warm_start is not None:  # kept for the next process: a reopen answers as fast
+            service.warm_start.after_answer(generation.conversation_id)
         if assembled is not None:
             # The next request is this one plus the answer until an event changes the block: a
             # count of that, not another assembly, says whether to organise the context.

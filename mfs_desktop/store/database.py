@@ -266,6 +266,14 @@ class Database:
             self.close()
             raise
 
+    def derived_key(self, purpose: str) -> bytes:
+        """A 32-byte key for files kept beside the database (HKDF-SHA256 of the database key),
+        one per purpose, so no file shares the database's own key."""
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+        return HKDF(hashes.SHA256(), 32, salt=None, info=f"mfs-desktop {purpose}".encode()).derive(self._key)
+
     def alone(self) -> contextlib.AbstractContextManager[None]:
         """While held, no other process has this database open (see `_Presence`)."""
         if self._presence is None:

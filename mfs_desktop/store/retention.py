@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mfs_desktop.store.attachments import AttachmentStore
 from mfs_desktop.store.database import Database
+from mfs_desktop.store.kv_states import sweep
 from mfs_desktop.store.transcript import TranscriptStore
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ def apply_retention(database: Database, *, now: float | None = None) -> Retentio
     ledger = database.write(lambda connection: connection.execute(
         "DELETE FROM ledger WHERE created_at < ?", (stamp - LEDGER_DAYS * DAY,)).rowcount)
     report = RetentionReport(purged, attachments, ledger)
+    sweep(database)  # saved caches of conversations trashed or purged since
     if purged or attachments or ledger:
         log.info("retention: %d conversations, %d attachments, %d ledger rows purged", purged, attachments, ledger)
     return report

@@ -4,6 +4,7 @@ background pre-compactor reports through the same object."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
@@ -15,8 +16,11 @@ from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.composer import Outgoing
 from mfs_desktop.services.inspect import inspect_conversation
 from mfs_desktop.services.models import ModelChoice, build_model, compactor_factory
+from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.segments import CommitOutcome
+
+log = logging.getLogger(__name__)
 
 
 class ChatWorker(QObject):
@@ -27,6 +31,8 @@ class ChatWorker(QObject):
     inspected = Signal(str, object)  # conversation id, `inspect --json`'s dict
     organizing = Signal(str)  # a pre-compaction started for this conversation
     organized = Signal(str, str)  # conversation id, outcome state ("active" / "rejected")
+    warming = Signal(str)  # a warm-up of this conversation's cache started
+    warmed = Signal(str, object)  # conversation id, Warmed (or None: nothing to warm)
 
     def __init__(self, session: Session, choice: ModelChoice) -> None:
         super().__init__()
@@ -34,6 +40,7 @@ class ChatWorker(QObject):
         self._choice = choice
         self._service: ChatService | None = None
         self._cancel = threading.Event()
+        self._warm_cancel = threading.Event()
 
     @Slot()
     def load(self) -> None:
@@ -43,7 +50,9 @@ class ChatWorker(QObject):
         except BaseException as exc:  # shown to the user; the window stays usable for reading
             self.failed.emit(exc)
             return
+        cache = load_preferences(self._session.database).cache_bytes
         self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window,
+                                    cache_bytes=cache,
                                     compactor_factory=compactor_factory(self._choice))
         self._service.precompactor.listeners.append(self._compaction_progress)
         self.ready.emit(model.name)
@@ -60,6 +69,10 @@ class ChatWorker(QObject):
         if self._service is not None:
             self._service.close()
             self._service = None
+
+    def cancel_warm_up(self) -> None:
+        """From the main thread, when another conversation is opened."""
+        self._warm_cancel.set()
 
     def stop(self) -> None:
         """Called from the main thread: a threading.Event is safe to set from anywhere."""
@@ -86,12 +99,22 @@ class ChatWorker(QObject):
         """Preheat: the stored anchor, the pressure pre-check, then what the layers tab shows."""
         if self._service is None:
             return
+        self._warm_cancel.clear()  # set by the window for the conversation opened before this one
         try:
             self._service.open_conversation(conversation_id)
         except BaseException as exc:
             self.failed.emit(exc)
             return
         self.inspect(conversation_id)
+        if self._service.warm_start is None:
+            return
+        self.warming.emit(conversation_id)
+        try:
+            warmed = self._service.warm(conversation_id, self._warm_cancel)
+        except BaseException as exc:  # a warm-up is an optimisation; the reply prefills itself
+            log.warning("warm-up of conversation %s failed: %s", conversation_id, type(exc).__name__)
+            warmed = None
+        self.warmed.emit(conversation_id, warmed)
 
     @Slot(str)
     def inspect(self, conversation_id: str) -> None:

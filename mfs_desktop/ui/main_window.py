@@ -67,7 +67,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.base_choice = self.model_choice  # what a conversation without a model of its own runs on
         self.current_id: str | None = None
         self.generating = False
-        self.model_ready = False
+        self.model_ready, self.model_name = False, ""
         self.organizing = False
         self._live_answer = ""
         self._next_model: ModelChoice | None = None
@@ -103,6 +103,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
                              (worker.finished, self._on_answer), (worker.failed, self._failed),
                              (worker.inspected, self._on_inspected), (worker.organizing, self._on_organizing),
                              (worker.organized, self._on_organized), (self.send_requested, worker.send),
+                             (worker.warming, self._warming), (worker.warmed, self._warmed),
                              (self.regenerate_requested, worker.regenerate),
                              (self.edit_requested, worker.edit_and_resend), (self.inspect_requested, worker.inspect),
                              (self.open_requested, worker.open_conversation)):
@@ -261,8 +262,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
 
     def _on_selected(self, item: QListWidgetItem | None, _previous=None, *, reopen: bool = True) -> None:
         self.current_id = item.data(Qt.ItemDataRole.UserRole) if item else None
-        self.search_panel.conversation_id = self.current_id
-        self.conversation_tab.load(self.current_id)
+        self._selection_changed()
         self.trash_button.setEnabled(self.current_id is not None)
         if reopen:
             self.clear_pending()
@@ -329,6 +329,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.view.prepend_rows(rows)
 
     def _model_ready(self, name: str) -> None:
+        self.model_name = name
         if self._next_model is not None:
             self._maybe_restart_model()
             return

@@ -162,6 +162,14 @@ class SettingsDialog(QDialog):
         self.threads.setRange(0, (os.cpu_count() or 1) * 2)
         self.threads.setSpecialValueText("automatic")
         self.threads.setValue(preferences.threads)
+        self.cache_mb = QSpinBox()
+        self.cache_mb.setRange(0, 1 << 20)
+        self.cache_mb.setSingleStep(256)
+        self.cache_mb.setSuffix(" MB")
+        self.cache_mb.setSpecialValueText("none")
+        self.cache_mb.setValue(preferences.cache_mb)
+        self.cache_mb.setToolTip("Encrypted llama.cpp caches of your conversations, so a reopened one answers at "
+                                 "once; the least recently used go first")
         self.send_key = QComboBox()
         for key in SEND_KEYS:
             self.send_key.addItem(SEND_KEY_LABELS[key], key)
@@ -175,6 +183,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.model_status)
         form.addRow("Window", self.window_tokens)
         form.addRow("Threads", self.threads)
+        form.addRow("Saved context cache", self.cache_mb)
         form.addRow("Sending", self.send_key)
         form.addRow(note)
         self._check_model_file()
@@ -355,6 +364,7 @@ class SettingsDialog(QDialog):
     def choice(self) -> SettingsChoice:
         preferences = Preferences(provider=self.provider.currentData(), model_path=self.model_path.text().strip(),
                                   window=self.window_tokens.value(), threads=self.threads.value(),
+                                  cache_mb=self.cache_mb.value(),
                                   send_key=self.send_key.currentData(), profile_text=self.profile.toPlainText())
         endpoints = tuple(EndpointEdit(role, url.text().strip(), model.text().strip(), key.text() or None)
                           for role, (url, model, key) in self.endpoint_fields.items())

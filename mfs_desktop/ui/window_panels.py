@@ -107,6 +107,22 @@ class PanelsMixin:
 
         run_operation(save, saved, self._failed)
 
+    def _selection_changed(self) -> None:
+        """What follows the open conversation: the search scope, its settings tab, and the
+        warm-up of the one left (stopped: its prefill would only delay this one's)."""
+        self.search_panel.conversation_id = self.current_id
+        self.conversation_tab.load(self.current_id)
+        if getattr(self, "worker", None) is not None:
+            self.worker.cancel_warm_up()
+
+    def _warming(self, conversation_id: str) -> None:
+        if conversation_id == self.current_id and not self.generating:
+            self.usage_label.setText(f"Model: {self.model_name} · preparing context…")
+
+    def _warmed(self, conversation_id: str, warmed) -> None:
+        if conversation_id == self.current_id and not self.generating:
+            self.usage_label.setText(f"Model: {self.model_name} · context ready")
+
     def _build_conversation_tab(self) -> None:
         self.conversation_tab = ConversationTab(self.session)
         self.conversation_tab.saved.connect(self._conversation_settings_saved)

@@ -1,0 +1,119 @@
+"""Saved KV caches: sealed files in `<data>/kv/`, their rows in `kv_states`, a size cap with
+least-recently-used eviction, and a sweep of files no row names (a trashed or purged
+conversation's, a file a killed process left half-written). The files are sealed before they
+reach this module (services/warm_start.py); it never sees a cache in the clear."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import time
+from pathlib import Path
+
+from mfs_desktop.store.database import Connection, Database
+
+log = logging.getLogger(__name__)
+
+FOLDER = "kv"
+SUFFIX = ".kv"
+
+
+class KvStateStore:
+    def __init__(self, database: Database, cap_bytes: int) -> None:
+        self._db = database
+        self.cap_bytes = cap_bytes
+        self.folder = database.path.parent / FOLDER
+
+    def save(self, conversation_id: str, blob: bytes, model_id: str, window: int, tokens: int) -> int:
+        """Keep the sealed `blob` as the conversation's cache; returns the bytes written (0 when
+        the cap is 0 or the cache alone exceeds it)."""
+        if not self.cap_bytes or len(blob) > self.cap_bytes:
+            self.delete(conversation_id)
+            return 0
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        name = f"{secrets.token_hex(8)}{SUFFIX}"
+        temporary = self.folder / (name + ".part")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(blob)
+        os.replace(temporary, self.folder / name)
+
+        def change(connection: Connection) -> str | None:
+            if connection.execute("SELECT trashed_at IS NOT NULL FROM conversations WHERE id = ?",
+                                  (conversation_id,)).fetchone() in (None, (1,)):
+                return name  # gone or trashed meanwhile: the new file is not kept either
+            old = connection.execute("SELECT file_name FROM kv_states WHERE conversation_id = ?",
+                                     (conversation_id,)).fetchone()
+            connection.execute(
+                "INSERT OR REPLACE INTO kv_states (conversation_id, file_name, model_id, window, tokens, bytes, "
+                "used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, name, model_id, window, tokens, len(blob), time.time()))
+            return old[0] if old else None
+
+        stale = self._db.write(change)
+        if stale:
+            (self.folder / stale).unlink(missing_ok=True)
+        self.evict()
+        return len(blob)
+
+    def load(self, conversation_id: str, model_id: str, window: int) -> bytes | None:
+        """The sealed cache of the conversation if it was made by this model at this window."""
+        row = self._db.connection().execute(
+            "SELECT file_name, model_id, window FROM kv_states WHERE conversation_id = ?",
+            (conversation_id,)).fetchone()
+        if row is None or row[1] != model_id or row[2] != window:
+            return None
+        try:
+            blob = (self.folder / row[0]).read_bytes()
+        except OSError as error:
+            log.warning("saved cache of conversation %s ignored: %s", conversation_id, error.strerror)
+            self.delete(conversation_id)
+            return None
+        self._db.write(lambda connection: connection.execute(
+            "UPDATE kv_states SET used_at = ? WHERE conversation_id = ?", (time.time(), conversation_id)))
+        return blob
+
+    def delete(self, conversation_id: str) -> None:
+        def change(connection: Connection) -> str | None:
+            row = connection.execute("SELECT file_name FROM kv_states WHERE conversation_id = ?",
+                                     (conversation_id,)).fetchone()
+            connection.execute("DELETE FROM kv_states WHERE conversation_id = ?", (conversation_id,))
+            return row[0] if row else None
+
+        name = self._db.write(change)
+        if name:
+            (self.folder / name).unlink(missing_ok=True)
+
+    def total_bytes(self) -> int:
+        return self._db.connection().execute("SELECT coalesce(sum(bytes), 0) FROM kv_states").fetchone()[0]
+
+    def evict(self) -> list[str]:
+        """Drop the least recently used caches until the rest fit the cap; then sweep."""
+        rows = self._db.connection().execute(
+            "SELECT conversation_id, bytes FROM kv_states ORDER BY used_at DESC").fetchall()
+        kept, dropped = 0, []
+        for conversation_id, size in rows:
+            kept += size
+            if kept > self.cap_bytes:
+                dropped.append(conversation_id)
+        for conversation_id in dropped:
+            self.delete(conversation_id)
+        sweep(self._db)
+        return dropped
+
+
+def sweep(database: Database) -> int:
+    """Delete every file in the cache folder that no row names; returns how many."""
+    folder: Path = database.path.parent / FOLDER
+    if not folder.is_dir():
+        return 0
+    named = {row[0] for row in database.connection().execute("SELECT file_name FROM kv_states")}
+    removed = 0
+    for path in folder.iterdir():
+        if path.name not in named and (path.suffix == SUFFIX or path.name.endswith(SUFFIX + ".part")):
+            if path.name.endswith(".part") and time.time() - path.stat().st_mtime < 60:
+                continue  # another process may be writing it right now
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
