@@ -106,3 +106,22 @@ def test_importing_a_chatgpt_export_in_the_window_shows_the_preview_first(qtbot,
     qtbot.waitUntil(lambda: len(window.listed_ids()) == 1, timeout=5_000)
     assert window.item_for(window.listed_ids()[0]).text().startswith("Umzug nach München")
     assert "Imported 1 conversations" in window.statusBar().currentMessage()
+
+
+def test_each_answer_shows_its_speed_and_messages_their_number(qtbot, session) -> None:
+    window = _window(qtbot, session)
+    conversation = session.transcript.create_conversation("speed").id
+    window.refresh_conversations(select=conversation)
+    window.composer.setPlainText("hello there")
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: not window.generating and "from the cache" in window.view.toPlainText(), timeout=10_000)
+    text = window.view.toPlainText()
+    assert "first token after" in text  # the scripted model measures no decoding time: no rate
+    assert "#1" in text and "#2" in text and "uid" not in text
+
+
+def test_the_speed_line_reads_as_a_person_would_say_it() -> None:
+    from mfs_desktop.ui.chat_view import speed_line
+
+    assert speed_line(2372, 2360, 64, 412.0, 1675.0) == (
+        "38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache")

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.services.documents import document_text
 from mfs_desktop.store.attachments import AttachmentStore
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.transcript import TranscriptStore
 
 PASTE_AS_DOCUMENT_CHARS = 1_500  # seed 003 §7.5: a longer paste is offered as a document
-READ_LIMIT_BYTES = 4 * 1024 * 1024  # a file is refused before it is read whole
 
 
 @dataclass(frozen=True)
@@ -38,27 +38,11 @@ def quoting(transcript: TranscriptStore, conversation_id: str, uid: int, annotat
                     "quoted_ai_annotated" if annotation else "quoted_ai", quoted_uid=uid)
 
 
-def document_text(data: bytes, name: str) -> str:
-    """The text of a document, or a plain refusal for what is not one."""
-    if b"\x00" in data[:8192]:
-        raise InvalidInput(f"{name} is a binary file; only text documents can be attached.")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{name} is not UTF-8 text; only text documents can be attached.") from None
-    if not text.strip():
-        raise InvalidInput(f"{name} is empty.")
-    return text
-
-
 def attach_document(database: Database, data: bytes, name: str) -> Outgoing:
     """Snapshot the document (content-addressed, encrypted) and make the message that carries it."""
-    if len(data) > READ_LIMIT_BYTES:
-        raise InvalidInput(f"{name} is {len(data) / 1e6:.1f} MB; documents of at most "
-                           f"{READ_LIMIT_BYTES // (1024 * 1024)} MB can be attached.")
-    text = document_text(data, name)
-    snapshot = AttachmentStore(database).put(data, name=name, media_type="text/plain")
-    return Outgoing(f"[document: {name}]\n{text}", "document", attachment_sha256=snapshot.sha256)
+    document = document_text(data, name)
+    snapshot = AttachmentStore(database).put(data, name=name, media_type=document.media_type)
+    return Outgoing(f"[document: {name}]\n{document.text}", "document", attachment_sha256=snapshot.sha256)
 
 
 def paste_as_document(database: Database, text: str) -> Outgoing:

@@ -224,3 +224,12 @@ def answer_alternatives(database: Database, conversation_id: str) -> list[tuple[
         "WHERE g.conversation_id = ? AND g.user_uid = ? GROUP BY g.id ORDER BY g.created_at",
         (conversation_id, newest))
     return [(generation_id, text or "", bool(shown)) for generation_id, text, shown in rows]
+
+
+def answer_speeds(database: Database, conversation_id: str) -> dict[str, tuple[int, int, int, float, float]]:
+    """Per finished generation: prompt tokens, of them reused from the cache, completion tokens,
+    prefill ms and decode ms, as the model reported them."""
+    rows = database.connection().execute(
+        "SELECT id, prompt_tokens, prompt_tokens_reused, completion_tokens, prefill_ms, decode_ms FROM generations "
+        "WHERE conversation_id = ? AND completion_tokens IS NOT NULL AND decode_ms IS NOT NULL", (conversation_id,))
+    return {row[0]: (row[1] or 0, row[2] or 0, row[3], row[4] or 0.0, row[5]) for row in rows}

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import html
 from collections import OrderedDict
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from PySide6.QtCore import (
@@ -29,13 +29,17 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate,
 from mfs_desktop.services.display import shown
 from mfs_desktop.services.notices import Notice
 from mfs_desktop.services.tools import readable_arguments
+from mfs_desktop.store.database import Database
+from mfs_desktop.store.generations import answer_speeds
 from mfs_desktop.store.models import Message
+from mfs_desktop.store.pins import pinned_uids
 
 ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 PADDING = 10
 STYLE = """
 .meta { color: #7b8595; font-size: 11px; }
+.speed { color: #9aa3af; font-size: 10px; }
 .partial { color: #b07800; }
 .notice { color: #3d6fb0; font-style: italic; }
 .warn { color: #c62828; font-style: italic; }
@@ -62,9 +66,30 @@ class Row:
         return f"{self.meta_plain}\n{self.body}" if self.meta_plain else self.body
 
 
-def message_row(message: Message, pinned: bool = False) -> Row:
+@dataclass(frozen=True)
+class RowMarks:
+    """What the stream shows beside messages besides their text."""
+
+    pinned: frozenset[int] = frozenset()
+    speeds: Mapping[str, tuple[int, int, int, float, float]] = field(default_factory=dict)  # by generation id
+
+
+def row_marks(database: Database, conversation_id: str | None) -> RowMarks:
+    if conversation_id is None:
+        return RowMarks()
+    return RowMarks(frozenset(pinned_uids(database, conversation_id)), answer_speeds(database, conversation_id))
+
+
+def speed_line(prompt: int, reused: int, completion: int, prefill_ms: float, decode_ms: float) -> str:
+    """"38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache"."""
+    rate = f"{completion / (decode_ms / 1000):.1f} tokens/s" if decode_ms > 0 and completion else "—"
+    return (f"{rate} · first token after {prefill_ms / 1000:.1f} s · {reused:,} of {prompt:,} prompt tokens "
+            "from the cache")
+
+
+def message_row(message: Message, pinned: bool = False, speed: str = "") -> Row:
     when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
-    facts = [ROLE_LABEL[message.role], when, f"uid {message.uid}"]
+    facts = [ROLE_LABEL[message.role], when, f"#{message.uid}"]  # the message's number in the conversation
     if message.tool_name:
         facts.append(message.tool_name)
     if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
@@ -76,6 +101,9 @@ def message_row(message: Message, pinned: bool = False) -> Row:
     if message.status == "partial":
         meta += ' <span class="partial">(stopped: partial answer)</span>'
         plain += " (stopped: partial answer)"
+    if speed:
+        meta += f'<br><span class="speed">{html.escape(speed)}</span>'
+        plain += f"\n{speed}"
     links = ["copy"] + (["quote"] if message.role == "assistant" else []) \
         + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
     meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
@@ -97,9 +125,12 @@ def live_row(text: str) -> Row:
                shown(text) or "…", True)
 
 
-def stream_rows(messages: list[Message], notices: list[Notice], pinned: Collection[int] = ()) -> list[Row]:
+def stream_rows(messages: list[Message], notices: list[Notice], marks: RowMarks = RowMarks()) -> list[Row]:
     """Messages and notices in time order (a notice before a message of the same second)."""
-    rows = [message_row(m, m.uid in pinned) for m in messages] + [notice_row(n) for n in notices]
+    rows = [message_row(m, m.uid in marks.pinned,
+                        speed_line(*marks.speeds[m.generation_id]) if m.generation_id in marks.speeds
+                        and m.role == "assistant" and not m.tool_name else "")
+            for m in messages] + [notice_row(n) for n in notices]
     return sorted(rows, key=lambda row: (row.created_at, row.kind == "message"))
 
 

@@ -30,8 +30,7 @@ from mfs_desktop.services.notices import Notice, notice_for
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
 from mfs_desktop.store import ledger
-from mfs_desktop.store.pins import pinned_uids
-from mfs_desktop.ui.chat_view import ChatView, stream_rows
+from mfs_desktop.ui.chat_view import ChatView, RowMarks, row_marks, stream_rows
 from mfs_desktop.ui.chat_worker import ChatWorker, start_worker, stop_worker
 from mfs_desktop.ui.composer import ComposerEdit
 from mfs_desktop.ui.operations import run_operation
@@ -287,7 +286,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         messages = self.session.transcript.newest_page(self.current_id, limit=PAGE)
         self._oldest_uid = messages[0].uid if messages else None
         self._oldest_time = messages[0].created_at if messages else 0.0
-        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._pinned()))
+        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._marks()))
         if self.generating:
             self.view.set_live(self._live_answer)
 
@@ -306,12 +305,12 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
             return
         shown = {row.key for row in self.view.stream.rows}
         rows = stream_rows(self.session.transcript.messages(self.current_id, uid_from=last_uid + 1),
-                           self._notices(self._oldest_time, float("inf")), self._pinned())
+                           self._notices(self._oldest_time, float("inf")), self._marks())
         self.view.append_rows([row for row in rows if row.key not in shown])
         self.heading.setText(f"{shown_line(conversation.title or 'New conversation')}   ·   epoch {conversation.epoch}")
 
-    def _pinned(self) -> set[int]:
-        return set(pinned_uids(self.session.database, self.current_id)) if self.current_id else set()
+    def _marks(self) -> RowMarks:
+        return row_marks(self.session.database, self.current_id)
 
     def _notices(self, since: float, before: float) -> list[Notice]:
         return [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
@@ -324,7 +323,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         page = self.session.transcript.newest_page(self.current_id, limit=PAGE, before_uid=self._oldest_uid)
         if not page:
             return
-        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time), self._pinned())
+        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time), self._marks())
         self._oldest_uid, self._oldest_time = page[0].uid, page[0].created_at
         self.view.prepend_rows(rows)
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services import composer
 from mfs_desktop.services.composer import Outgoing
+from mfs_desktop.services.documents import read_limit
 from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.ui.operations import run_operation
 
@@ -54,20 +55,22 @@ class ComposingMixin:
         if not answers:
             self.statusBar().showMessage("There is no assistant message to quote yet.", 4000)
             return
-        labels = [f"uid {m.uid}: {m.text[:90].replace(chr(10), ' ')}" for m in reversed(answers)]
+        labels = [f"#{m.uid}: {m.text[:90].replace(chr(10), ' ')}" for m in reversed(answers)]
         chosen, ok = QInputDialog.getItem(self, "Quote a message", "Which answer?", labels, 0, False)
         if ok:
-            self.quote_message(int(chosen.split(":")[0].removeprefix("uid ")))
+            self.quote_message(int(chosen.split(":")[0].removeprefix("#")))
 
     def pick_document(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Attach a text document")
+        path, _ = QFileDialog.getOpenFileName(self, "Attach a document", "",
+                                              "Documents (*.txt *.md *.pdf *.docx *.csv *.json *.log);;All files (*)")
         if path:
             self.attach_file(path)
 
     def attach_file(self, path: str) -> None:
         def read_and_snapshot() -> Outgoing:
             with open(path, "rb") as handle:
-                data = handle.read(composer.READ_LIMIT_BYTES + 1)
+                head = handle.read(8)
+                data = head + handle.read(read_limit(head) + 1 - len(head))
             return composer.attach_document(self.session.database, data, Path(path).name)
 
         run_operation(read_and_snapshot, lambda outgoing: self._set_pending(

@@ -36,5 +36,5 @@ class SearchMixin:
             messages = self.session.transcript.messages(conversation_id, uid_from=start)
             self._oldest_uid = messages[0].uid if messages else None
             self._oldest_time = messages[0].created_at if messages else 0.0
-            self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._pinned()))
+            self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._marks()))
         self.view.highlight(uid)
