@@ -125,3 +125,33 @@ def test_the_speed_line_reads_as_a_person_would_say_it() -> None:
 
     assert speed_line(2372, 2360, 64, 412.0, 1675.0) == (
         "38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache")
+
+
+def test_code_in_an_answer_is_coloured_and_each_block_copies_as_written(qtbot, session) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QGuiApplication, QTextCursor, QTextDocument
+
+    from mfs_desktop.ui.chat_view import MARKDOWN
+    from mfs_desktop.ui.code_blocks import fenced_code, highlight_code_blocks
+
+    answer = ("Two ways:\n\n```python\ndef area(r):\n    return 3.14159 * r ** 2\n```\n\nand in a shell:\n\n"
+              "```sh\nfind . -name '*.db' -size +10M\n```\n")
+    document = QTextDocument()
+    document.setMarkdown(answer, MARKDOWN)
+    assert highlight_code_blocks(document, 7) == 2
+    cursor = QTextCursor(document)
+    cursor.setPosition(document.toPlainText().index("def") + 1)
+    keyword_colour = cursor.charFormat().foreground().color().name()
+    cursor.setPosition(document.toPlainText().index("area") + 1)
+    assert keyword_colour != cursor.charFormat().foreground().color().name()  # def and a name differ
+    assert document.toHtml().count('href="copycode:7:') == 2
+    assert fenced_code(answer) == ["def area(r):\n    return 3.14159 * r ** 2", "find . -name '*.db' -size +10M"]
+
+    from mfs_desktop.store.models import MessageDraft
+
+    window = _window(qtbot, session)
+    conversation = session.transcript.create_conversation("code").id
+    session.transcript.append(conversation, [MessageDraft("user", "how?"), MessageDraft("assistant", answer)])
+    window.refresh_conversations(select=conversation)
+    window._on_link(QUrl("copycode:2:1"))
+    assert QGuiApplication.clipboard().text() == "find . -name '*.db' -size +10M"

@@ -33,6 +33,7 @@ from mfs_desktop.store.database import Database
 from mfs_desktop.store.generations import answer_speeds
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.pins import pinned_uids
+from mfs_desktop.ui.code_blocks import highlight_code_blocks
 
 ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -223,6 +224,7 @@ class RowDelegate(QStyledItemDelegate):
         document.setDocumentMargin(0)
         if row.markdown:
             document.setMarkdown(row.body, MARKDOWN)
+            highlight_code_blocks(document, row.uid)
         elif row.kind == "notice":
             document.setHtml(f'<span class="{row.role}">{html.escape(row.body)}</span>')
         else:

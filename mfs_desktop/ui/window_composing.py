@@ -19,6 +19,7 @@ from mfs_desktop.services import composer
 from mfs_desktop.services.composer import Outgoing
 from mfs_desktop.services.documents import read_limit
 from mfs_desktop.services.pins import PinChange, change_pin
+from mfs_desktop.ui.code_blocks import fenced_code
 from mfs_desktop.ui.operations import run_operation
 
 
@@ -104,6 +105,9 @@ class ComposingMixin:
 
     def _on_link(self, url: QUrl) -> None:
         action, _, uid_text = url.toString().partition(":")
+        if action == "copycode":
+            self.copy_code(*uid_text.partition(":")[::2])
+            return
         if not uid_text.isdigit() or self.current_id is None:
             return
         uid = int(uid_text)
@@ -119,6 +123,16 @@ class ComposingMixin:
             self.edit_message(uid, message[0].text)
         elif action in ("pin", "unpin"):
             self.set_pinned(uid, action == "pin")
+
+    def copy_code(self, uid_text: str, index_text: str) -> None:
+        """The code of one fenced block of an answer, as stored (not as rendered)."""
+        if self.current_id is None or not (uid_text.isdigit() and index_text.isdigit()):
+            return
+        message = self.session.transcript.messages(self.current_id, uid_from=int(uid_text), uid_to=int(uid_text))
+        blocks = fenced_code(message[0].text) if message else []
+        if int(index_text) < len(blocks):
+            QGuiApplication.clipboard().setText(blocks[int(index_text)])
+            self.statusBar().showMessage("Code copied.", 2000)
 
     def set_pinned(self, uid: int, pinned: bool) -> None:
         """Pin or unpin one of the user's messages: an event, noted in the stream and the ledger."""
