@@ -109,6 +109,28 @@ def with_tool_calls(session: Session) -> str:
     return conversation_id
 
 
+DARK_ANSWER = ("可以用 Python 计算：\n\n```python\ndef area(r: float) -> float:\n    \"\"\"圆的面积\"\"\"\n"
+               "    return 3.14159 * r ** 2\n\nprint(area(2))  # 12.56636\n```\n\n"
+               "或者在终端里找大文件：\n\n```sh\nfind ~/.local/share -name '*.db' -size +10M\n```\n")
+
+
+def grab_dark_code(app: QApplication, window: MainWindow, session: Session, target: Path) -> None:
+    """The dark theme, a Chinese conversation, an answer with coloured code and its copy links."""
+    from mfs_desktop.store.models import MessageDraft
+    from mfs_desktop.ui.look import apply_look
+
+    conversation = session.transcript.create_conversation("圆的面积和大文件").id
+    session.transcript.append(conversation, [MessageDraft("user", "怎么计算圆的面积？顺便告诉我怎么找大文件。"),
+                                             MessageDraft("assistant", DARK_ANSWER)])
+    apply_look(app, "dark", 0)
+    window.view.rows_delegate.forget_layouts()
+    window.refresh_conversations(select=conversation)
+    settle(app, 0.8)
+    window.grab().save(str(target))
+    apply_look(app, "light", 0)
+    window.view.rows_delegate.forget_layouts()
+
+
 def grab_models_tab(app: QApplication, window: MainWindow, session: Session, target: Path, home: Path) -> None:
     """Settings › Models over a home where LM Studio, GPT4All, Jan, the HF cache and Ollama
     each hold a model, and LM Studio an unfinished one."""
@@ -190,6 +212,7 @@ def main() -> None:
         settings.grab().save(str(out / "settings.png"))
         settings.close()
         grab_models_tab(app, window, session, out / "models.png", Path(scratch) / "home")
+        grab_dark_code(app, window, session, out / "dark-code.png")
         dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
         settle(app, 0.3)

@@ -6,6 +6,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import pytest  # noqa: E402
+
 from mfs_desktop.services.models import ModelChoice  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
 from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
@@ -155,3 +157,30 @@ def test_code_in_an_answer_is_coloured_and_each_block_copies_as_written(qtbot, s
     window.refresh_conversations(select=conversation)
     window._on_link(QUrl("copycode:2:1"))
     assert QGuiApplication.clipboard().text() == "find . -name '*.db' -size +10M"
+
+
+def test_the_theme_and_text_size_follow_the_settings(qtbot, session) -> None:
+    from dataclasses import replace
+
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from mfs_desktop.errors import InvalidInput
+    from mfs_desktop.services.preferences import validate
+    from mfs_desktop.ui import code_blocks
+    from mfs_desktop.ui.settings_dialog import SettingsChoice
+
+    window = _window(qtbot, session)
+    app = QApplication.instance()
+    before = app.font().pointSizeF()
+    choice = SettingsChoice(replace(window.preferences, theme="dark", font_size=15), (), None)
+    window.apply_settings(choice)
+    qtbot.waitUntil(lambda: window.preferences.theme == "dark", timeout=5_000)
+    assert app.palette().color(QPalette.ColorRole.Window).lightness() < 60
+    assert app.font().pointSizeF() == 15 and code_blocks._STYLE[0] == "monokai"
+    window.apply_settings(SettingsChoice(replace(window.preferences, theme="light", font_size=0), (), None))
+    qtbot.waitUntil(lambda: window.preferences.theme == "light", timeout=5_000)
+    assert app.palette().color(QPalette.ColorRole.Window).lightness() > 150
+    assert app.font().pointSizeF() == before and code_blocks._STYLE[0] == "friendly"
+    with pytest.raises(InvalidInput, match="theme is one of"):
+        validate(replace(window.preferences, theme="neon"))

@@ -21,6 +21,8 @@ WINDOW_RANGE = (512, 131_072)
 PROFILE_MAX_CHARS = 4_000
 _KEY = "preferences"
 CACHE_MB_MAX = 1 << 20
+THEMES = ("system", "light", "dark")
+FONT_RANGE = (7, 32)
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class Preferences:
     send_key: str = "enter"
     profile_text: str = ""
     cache_mb: int = 2048  # saved KV caches of conversations (warm start); 0 keeps none
+    theme: str = "system"  # system | light | dark
+    font_size: int = 0  # points; 0 is the system's
 
     @property
     def cache_bytes(self) -> int:
@@ -65,6 +69,10 @@ def validate(preferences: Preferences) -> Preferences:
         raise InvalidInput(f"Threads must be between 0 (automatic) and {(os.cpu_count() or 1) * 2}.")
     if not 0 <= preferences.cache_mb <= CACHE_MB_MAX:
         raise InvalidInput(f"The saved context cache is between 0 (none) and {CACHE_MB_MAX:,} MB.")
+    if preferences.theme not in THEMES:
+        raise InvalidInput(f"The theme is one of {', '.join(THEMES)}.")
+    if preferences.font_size and not FONT_RANGE[0] <= preferences.font_size <= FONT_RANGE[1]:
+        raise InvalidInput(f"The text size is 0 (the system's) or {FONT_RANGE[0]} to {FONT_RANGE[1]} points.")
     if preferences.send_key not in SEND_KEYS:
         raise InvalidInput(f"The send key is one of {', '.join(SEND_KEYS)}.")
     if len(preferences.profile_text) > PROFILE_MAX_CHARS:

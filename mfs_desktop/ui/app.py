@@ -11,8 +11,10 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from mfs_desktop.errors import EnvironmentFault, PassphraseRequired, WrongPassphrase
+from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session, open_session
 from mfs_desktop.services.unlock import DataDir
+from mfs_desktop.ui.look import apply_look
 from mfs_desktop.ui.main_window import MainWindow
 from mfs_desktop.ui.unlock_dialog import UnlockDialog
 
@@ -58,6 +60,8 @@ def run_app(data_dir: DataDir, quit_after_shown_ms: int | None = None) -> int:
         raise
     if session is None:
         return 0
+    preferences = load_preferences(session.database)
+    apply_look(app, preferences.theme, preferences.font_size)
     window = MainWindow(session)
     window.show()
     if quit_after_shown_ms is not None:

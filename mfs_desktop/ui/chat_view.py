@@ -244,6 +244,11 @@ class RowDelegate(QStyledItemDelegate):
             self._documents.popitem(last=False)
         return document
 
+    def forget_layouts(self) -> None:
+        """After a change of theme or text size every row is laid out again."""
+        self._documents.clear()
+        self.sizeHintChanged.emit(QModelIndex())
+
     def width(self) -> int:
         """Rows are as wide as the view's viewport: sizes and painting lay out at one width."""
         return self.parent().viewport().width()

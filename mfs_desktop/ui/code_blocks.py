@@ -12,7 +12,7 @@ import re
 from PySide6.QtGui import QColor, QTextBlock, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 
 _FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
-STYLE_NAME = "friendly"
+_STYLE = ["friendly"]  # the Pygments style in use; ui/look.py switches it with the theme
 
 
 def fenced_code(markdown: str) -> list[str]:
@@ -35,10 +35,16 @@ def _runs(document: QTextDocument) -> list[tuple[str, list[QTextBlock]]]:
     return runs
 
 
+def use_style(name: str) -> None:
+    global _FORMATS
+    if name != _STYLE[0]:
+        _STYLE[0], _FORMATS = name, None
+
+
 def _formats() -> dict:
     from pygments.styles import get_style_by_name
 
-    style = get_style_by_name(STYLE_NAME)
+    style = get_style_by_name(_STYLE[0])
     formats = {}
     for token, spec in style:
         if spec["color"] or spec["bold"] or spec["italic"]:

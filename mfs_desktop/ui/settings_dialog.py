@@ -170,6 +170,15 @@ class SettingsDialog(QDialog):
         self.cache_mb.setValue(preferences.cache_mb)
         self.cache_mb.setToolTip("Encrypted llama.cpp caches of your conversations, so a reopened one answers at "
                                  "once; the least recently used go first")
+        self.theme = QComboBox()
+        for key, label in (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")):
+            self.theme.addItem(label, key)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(preferences.theme)))
+        self.font_size = QSpinBox()
+        self.font_size.setRange(6, 32)
+        self.font_size.setSpecialValueText("system")  # 6: below the range, stored as 0
+        self.font_size.setSuffix(" pt")
+        self.font_size.setValue(preferences.font_size or 6)
         self.send_key = QComboBox()
         for key in SEND_KEYS:
             self.send_key.addItem(SEND_KEY_LABELS[key], key)
@@ -185,6 +194,8 @@ class SettingsDialog(QDialog):
         form.addRow("Threads", self.threads)
         form.addRow("Saved context cache", self.cache_mb)
         form.addRow("Sending", self.send_key)
+        form.addRow("Theme", self.theme)
+        form.addRow("Text size", self.font_size)
         form.addRow(note)
         self._check_model_file()
         return page
@@ -364,7 +375,8 @@ class SettingsDialog(QDialog):
     def choice(self) -> SettingsChoice:
         preferences = Preferences(provider=self.provider.currentData(), model_path=self.model_path.text().strip(),
                                   window=self.window_tokens.value(), threads=self.threads.value(),
-                                  cache_mb=self.cache_mb.value(),
+                                  cache_mb=self.cache_mb.value(), theme=self.theme.currentData(),
+                                  font_size=0 if self.font_size.value() == 6 else self.font_size.value(),
                                   send_key=self.send_key.currentData(), profile_text=self.profile.toPlainText())
         endpoints = tuple(EndpointEdit(role, url.text().strip(), model.text().strip(), key.text() or None)
                           for role, (url, model, key) in self.endpoint_fields.items())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QMessageBox,
 )
@@ -29,6 +30,7 @@ from mfs_desktop.store.conversation_models import set_conversation_model
 from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.conversation_tab import ConversationTab
 from mfs_desktop.ui.export_dialog import ExportDialog
+from mfs_desktop.ui.look import apply_look
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
 
@@ -98,6 +100,10 @@ class PanelsMixin:
         def saved(preferences) -> None:
             if preferences.model_choice() != self.preferences.model_choice():
                 self.base_choice = preferences.model_choice()
+            if (preferences.theme, preferences.font_size) != (self.preferences.theme, self.preferences.font_size):
+                apply_look(QApplication.instance(), preferences.theme, preferences.font_size)
+                self.view.rows_delegate.forget_layouts()
+                self.refresh_stream()
             self.preferences = preferences
             self.composer.set_send_key(preferences.send_key)
             self.statusBar().showMessage("Settings saved.", 4000)
