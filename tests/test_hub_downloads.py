@@ -104,3 +104,11 @@ def test_missing_repositories_and_files_are_named_plainly(hub, tmp_path) -> None
         "try:\n    resolve_hub_file('a/b', 'c.gguf')\nexcept Exception as e: print(type(e).__name__, e)")],
         capture_output=True, text=True, timeout=60)
     assert offline.stdout.startswith("DownloadFailed Could not reach http://127.0.0.1:9"), offline.stdout
+
+
+@pytest.mark.parametrize("repo, file", [("a/b", "../../escape.gguf"), ("../x", "m.gguf"), ("a/b", "/etc/m.gguf")])
+def test_a_repository_path_cannot_leave_the_models_folder(session, repo, file) -> None:
+    from mfs_desktop.services.model_actions import download_model
+
+    with pytest.raises(InvalidInput, match="inside a repository"):
+        download_model(session, repo, file)

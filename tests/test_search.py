@@ -146,3 +146,12 @@ def test_any_substring_of_chinese_and_any_word_is_found(tmp_path_factory, chines
         assert search_messages(session.database, data.draw(st.sampled_from(words)).upper())
     finally:
         session.close()
+
+
+def test_a_match_deep_in_a_long_document_is_marked_without_folding_all_of_it() -> None:
+    from mfs_desktop.store.search_text import query_terms, snippet
+
+    document = "lorem ipsum dolor " * 100_000 + "Der Zürich-Bericht über die Straße" + " sit amet" * 1_000
+    assert "[Zürich]" in snippet(document, query_terms("zurich"))
+    assert "[Straße]" in snippet(document, query_terms("strasse"))
+    assert snippet(document, query_terms("zurich")).startswith("…")

@@ -148,12 +148,15 @@ def source_for(what: str, file: str | None, revision: str, sha256: str | None,
         raise InvalidInput("Download takes a URL, or a Hub repository (owner/name) and a file in it.")
     if not file.lower().endswith(".gguf"):
         raise InvalidInput(f"{file} is not a .gguf file.")
+    relative = Path(*what.split("/")) / file
+    if relative.is_absolute() or any(part in ("..", ".", "") for part in (*what.split("/"), *Path(file).parts)):
+        raise InvalidInput(f"{what} {file} does not name a file inside a repository.")
     from mfs_desktop.runtime.hub import resolve_hub_file
 
     source = resolve_hub_file(what, file, revision, token)
     if sha256:
         source = replace(source, sha256=sha256)
-    return source, Path(*what.split("/")) / file
+    return source, relative
 
 
 def download_model(session: Session, what: str, file: str | None = None, *, revision: str = "main",

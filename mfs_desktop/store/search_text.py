@@ -61,8 +61,38 @@ def match_expression(terms: list[list[str]]) -> str:
     return " AND ".join(phrases)
 
 
+def _accent_table() -> dict[int, str]:
+    table = {}
+    for code in range(0xC0, 0x250):
+        base = unicodedata.normalize("NFKD", chr(code))[0].lower()
+        if base != chr(code).lower() and base.isalpha():
+            table[code] = base
+    return table | {ord("ß"): "ss"}
+
+
+_ACCENTS = _accent_table()
+SNIPPET_SCAN_CHARS = 4_000  # folded character by character: a long document is cut around its match
+
+
+def _scan_window(text: str, terms: list[list[str]]) -> tuple[str, int]:
+    """The part of a long `text` worth folding: around the first place a term's first token
+    occurs in the casefolded text (casefolding may shift offsets a little; the margin covers it)."""
+    if len(text) <= SNIPPET_SCAN_CHARS:
+        return text, 0
+    lowered = text.lower().translate(_ACCENTS)  # C speed; one character for one, but for ß
+    found = [at for at in (lowered.find(tokens[0].translate(_ACCENTS)) for tokens in terms) if at >= 0]
+    start = max(0, min(found, default=0) - SNIPPET_SCAN_CHARS // 4)
+    return text[start:start + SNIPPET_SCAN_CHARS], start
+
+
 def snippet(text: str, terms: list[list[str]], width: int = 80, mark: tuple[str, str] = ("[", "]")) -> str:
     """A window of `text` around the first match, every match of a term marked."""
+    window, offset = _scan_window(text, terms)
+    if offset or len(window) < len(text):
+        shown = snippet(window, terms, width, mark)
+        head = "…" if offset and not shown.startswith("…") else ""
+        tail = "…" if offset + len(window) < len(text) and not shown.endswith("…") else ""
+        return head + shown + tail
     folded, positions = _folded_with_positions(text)
     spans = []
     for tokens in terms:
