@@ -224,7 +224,8 @@ class RowDelegate(QStyledItemDelegate):
         document.setDocumentMargin(0)
         if row.markdown:
             document.setMarkdown(row.body, MARKDOWN)
-            highlight_code_blocks(document, row.uid)
+            if row.uid is not None:  # a stored answer; colouring the live one at every piece costs up to
+                highlight_code_blocks(document, row.uid)  # 90 ms a repaint on 5 KB of code (26 ms plain)
         elif row.kind == "notice":
             document.setHtml(f'<span class="{row.role}">{html.escape(row.body)}</span>')
         else:
