@@ -169,3 +169,39 @@ def test_the_window_warms_an_opened_conversation_from_its_saved_cache(qtbot, ses
     warmed = next(w for cid, w in seen if cid == conversation and w is not None)
     assert warmed.restored_tokens > 300
     qtbot.waitUntil(lambda: window.usage_label.text().endswith("context ready"), timeout=10_000)
+
+
+def test_answers_quicker_than_the_disk_keep_only_the_newest_copy_waiting(session: Session) -> None:
+    """Each copy of a long conversation's cache is tens of MB: copies waiting for the writer
+    are replaced, not queued."""
+    from mfs_desktop.runtime.kv_cache import CacheSnapshot
+    from mfs_desktop.services.warm_start import WarmStart
+
+    class Copies:
+        identity, window, made = "m", 2048, 0
+
+        def snapshot_cache(self):
+            self.made += 1
+            return CacheSnapshot("m", 2048, (1, 2, self.made), f"text {self.made}", b"state" * 10)
+
+        warm = restore_cache = None
+
+    conversation = session.transcript.create_conversation().id
+    warm = WarmStart(session.database, Copies())
+    gate, saved = threading.Event(), []
+    real_save = warm.store.save
+
+    def slow_save(conversation_id, blob, model_id, window, tokens):
+        gate.wait(10)
+        saved.append(blob)
+        return real_save(conversation_id, blob, model_id, window, tokens)
+
+    warm.store.save = slow_save
+    for _ in range(5):
+        warm.after_answer(conversation)
+    gate.set()
+    warm.close()
+    assert 1 <= len(saved) <= 2  # the first may already be on its way; the other four coalesce
+    from mfs_desktop.runtime.kv_cache import unseal
+
+    assert unseal(saved[-1], warm._key, conversation).text == "text 5"  # the newest copy is the one kept

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from mfs_desktop.runtime.kv_cache import CacheUnusable, seal, unseal
+from mfs_desktop.runtime.kv_cache import CacheSnapshot, CacheUnusable, seal, unseal
 from mfs_desktop.runtime.protocol import ChatMessage, ToolSpec
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.kv_states import KvStateStore
@@ -42,6 +42,8 @@ class WarmStart:
         self._key = database.derived_key(KEY_PURPOSE)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mfs-kv-writer")
         self._pending: Future | None = None
+        self._lock = threading.Lock()
+        self._waiting: dict[str, CacheSnapshot] = {}
         self.holding: str | None = None  # the conversation the model's cache is now about
 
     @staticmethod
@@ -50,20 +52,28 @@ class WarmStart:
 
     def after_answer(self, conversation_id: str) -> None:
         """On the model's thread, right after an answer: copy the cache out; seal and write it
-        beside the database on the writer thread."""
+        beside the database on the writer thread. Answers quicker than the disk replace the
+        copy still waiting (one per conversation), so at most one waits in memory."""
         self.holding = conversation_id
         snapshot = self.model.snapshot_cache()
         if snapshot is None:
             return
+        with self._lock:
+            self._waiting[conversation_id] = snapshot
+            if self._pending is None or self._pending.done():
+                self._pending = self._writer.submit(self._write_waiting)
 
-        def write() -> None:
+    def _write_waiting(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    return
+                conversation_id, snapshot = self._waiting.popitem()
             began = time.perf_counter()
             written = self.store.save(conversation_id, seal(snapshot, self._key, conversation_id), snapshot.model_id,
                                       snapshot.window, len(snapshot.token_ids))
             log.info("conversation %s: cache of %d tokens kept (%d bytes, %.0f ms)", conversation_id,
                      len(snapshot.token_ids), written, (time.perf_counter() - began) * 1000)
-
-        self._pending = self._writer.submit(write)
 
     def warm(self, conversation_id: str, messages: list[ChatMessage], tools: tuple[ToolSpec, ...] | list[ToolSpec],
              cancel: threading.Event | None = None) -> Warmed:
@@ -100,7 +110,8 @@ class WarmStart:
         return len(snapshot.token_ids)
 
     def flush(self) -> None:
-        pending, self._pending = self._pending, None
+        with self._lock:
+            pending, self._pending = self._pending, None
         if pending is None:
             return
         try:
