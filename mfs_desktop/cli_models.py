@@ -29,19 +29,20 @@ def _row(model) -> dict:
 
 
 def cmd_models_list(args: argparse.Namespace, open_session: OpenSession) -> int:
-    from mfs_desktop.services.model_actions import fit_to_machine
+    from mfs_desktop.services.model_actions import available_memory, fit_to_machine
     from mfs_desktop.services.model_library import list_models
     from mfs_desktop.services.preferences import load_preferences
 
     session = open_session(args)
     models = list_models(session.database, session.data_dir)
     current = load_preferences(session.database).model_path
+    free = available_memory()  # one reading for the whole list, so every row is judged alike
     if args.json:
         rows = []
         for model in models:
             row = _row(model)
             if model.info.usable:
-                fit = fit_to_machine(model.info)
+                fit = fit_to_machine(model.info, free)
                 row |= {"window": fit.window, "fits": fit.fits, "memory_estimate": fit.estimate}
             rows.append(row)
         print(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -52,7 +53,7 @@ def cmd_models_list(args: argparse.Namespace, open_session: OpenSession) -> int:
         info = model.info
         mark = "*" if (current or "") == info.path or (not current and model.source == "bundled") else " "
         if info.usable:
-            fit = fit_to_machine(info)
+            fit = fit_to_machine(info, free)
             what = (f"{info.architecture} {info.quantization} ctx {info.context_length:,}  "
                     f"{'fits' if fit.fits else 'too big'} (window {fit.window:,}, ~{byte_size(fit.estimate)})")
         else:
@@ -131,12 +132,12 @@ def cmd_models_remove(args: argparse.Namespace, open_session: OpenSession) -> in
 
 
 def cmd_models_catalogue(args: argparse.Namespace, _open_session: OpenSession) -> int:
-    from mfs_desktop.services.model_actions import fit_to_machine
+    from mfs_desktop.services.model_actions import available_memory, fit_to_machine
     from mfs_desktop.services.model_catalogue import CATALOGUE
 
-    rows = []
+    rows, free = [], available_memory()
     for entry in CATALOGUE:
-        fit = fit_to_machine(entry.as_info())
+        fit = fit_to_machine(entry.as_info(), free)
         rows.append(asdict(entry) | {"fits": fit.fits, "window": fit.window, "memory_estimate": fit.estimate})
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))

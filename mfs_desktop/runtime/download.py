@@ -103,7 +103,7 @@ def download(source: DownloadSource, destination: Path, *, on_progress: Callable
     if destination.exists():
         raise DownloadFailed(f"{destination} already exists; remove it first or use it as it is.")
     part, meta = part_paths(destination)
-    if part.exists() and _stored_url(meta) not in (None, source.url):
+    if part.exists() and _part_meta(meta).get("url") not in (None, source.url):
         _discard(part, meta)  # a different file under the same name: start over
     started_with = part.stat().st_size if part.exists() else 0
     if source.size is not None:
@@ -126,18 +126,13 @@ def download(source: DownloadSource, destination: Path, *, on_progress: Callable
     return _verify_and_place(source, part, meta, destination, started_with)
 
 
-def _stored_url(meta: Path) -> str | None:
+def _part_meta(meta: Path) -> dict:
+    """What `.part.json` says of the bytes in `.part` (its URL and validator); {} when unreadable."""
     try:
-        return str(json.loads(meta.read_text("utf-8"))["url"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _validator(meta: Path) -> str | None:
-    try:
-        return json.loads(meta.read_text("utf-8")).get("validator") or None
-    except (OSError, ValueError, AttributeError):
-        return None
+        stored = json.loads(meta.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
 
 
 def _fetch(http: httpx.Client, source: DownloadSource, part: Path, meta: Path,
@@ -146,7 +141,7 @@ def _fetch(http: httpx.Client, source: DownloadSource, part: Path, meta: Path,
     if source.size is not None and have == source.size:
         return
     headers = dict(source.headers)
-    validator = _validator(meta)
+    validator = _part_meta(meta).get("validator") or None
     if have and validator:
         headers["Range"] = f"bytes={have}-"
         headers["If-Range"] = validator

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.database import Connection, Database
-from mfs_desktop.store.transcript import _VISIBLE, _require_live
+from mfs_desktop.store.transcript import _VISIBLE, NEWEST_TURN, _require_live
 
 PREVIEW_CHARS = 120
 MAX_TAG_CHARS = 40
@@ -36,10 +36,7 @@ def list_for_window(database: Database, *, archived: bool = False, tag: str | No
         where += " AND EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = c.id AND t.tag = ?)"
         arguments.append(tag)
     rows = database.connection().execute(
-        f"""SELECT c.id, c.title,
-                   coalesce((SELECT m.turn_ordinal FROM messages m WHERE m.conversation_id = c.id AND {_VISIBLE}
-                              ORDER BY m.uid DESC LIMIT 1), 0),
-                   c.updated_at, c.pinned_at IS NOT NULL, c.archived_at IS NOT NULL,
+        f"""SELECT c.id, c.title, {NEWEST_TURN}, c.updated_at, c.pinned_at IS NOT NULL, c.archived_at IS NOT NULL,
                    (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM conversation_tags t
                      WHERE t.conversation_id = c.id ORDER BY tag)),
                    (SELECT substr(m.text, 1, {PREVIEW_CHARS * 2}) FROM messages m

@@ -44,6 +44,11 @@ _VISIBLE = (
     "AND NOT EXISTS (SELECT 1 FROM hidden_alternatives h WHERE h.conversation_id = m.conversation_id AND h.uid = m.uid)"
 )
 
+# A conversation's newest visible turn ordinal (its turn count), read through the (conversation,
+# uid) index: a count would scan every message of every conversation on each refresh of a list.
+NEWEST_TURN = (f"coalesce((SELECT m.turn_ordinal FROM messages m WHERE m.conversation_id = c.id AND {_VISIBLE} "
+               "ORDER BY m.uid DESC LIMIT 1), 0)")
+
 
 def new_id() -> str:
     return uuid.uuid4().hex
@@ -71,17 +76,8 @@ class TranscriptStore:
 
     def list_conversations(self, *, trashed: bool = False) -> list[ConversationSummary]:
         rows = self._db.connection().execute(
-            # The newest visible turn's ordinal, read through the (conversation, uid) index: a
-            # count would scan every message of every conversation on each refresh of the list.
-            f"""SELECT c.id, c.title,
-                       coalesce((SELECT m.turn_ordinal FROM messages m WHERE m.conversation_id = c.id AND {_VISIBLE}
-                                  ORDER BY m.uid DESC LIMIT 1), 0),
-                       c.updated_at, c.trashed_at
-                  FROM conversations c
-                 WHERE (c.trashed_at IS NOT NULL) = ?
-                 ORDER BY c.updated_at DESC, c.id""",
-            (int(trashed),),
-        )
+            f"SELECT c.id, c.title, {NEWEST_TURN}, c.updated_at, c.trashed_at FROM conversations c "
+            "WHERE (c.trashed_at IS NOT NULL) = ? ORDER BY c.updated_at DESC, c.id", (int(trashed),))
         return [ConversationSummary(*row) for row in rows]
 
     def _change_live(self, conversation_id: str, statement: str, parameters: tuple) -> None:

@@ -29,7 +29,14 @@ from PySide6.QtWidgets import (
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.runtime.download import Cancelled, Downloaded, Progress
 from mfs_desktop.services.display import shown_line
-from mfs_desktop.services.model_actions import Fit, download_model, fit_to_machine, remove_model, save_hub_token
+from mfs_desktop.services.model_actions import (
+    Fit,
+    available_memory,
+    download_model,
+    fit_to_machine,
+    remove_model,
+    save_hub_token,
+)
 from mfs_desktop.services.model_catalogue import CATALOGUE, CatalogueEntry
 from mfs_desktop.services.model_library import LibraryModel, list_models, set_user_folders, user_folders
 from mfs_desktop.services.session import Session
@@ -160,7 +167,8 @@ class ModelsPage(QWidget):
         database, data_dir = self.session.database, self.session.data_dir
 
         def read() -> list[tuple[LibraryModel, Fit | None]]:
-            return [(model, fit_to_machine(model.info) if model.info.usable else None)
+            free = available_memory()  # one reading for the whole list
+            return [(model, fit_to_machine(model.info, free) if model.info.usable else None)
                     for model in list_models(database, data_dir)]
 
         run_operation(read, self._show_models, self._show_error, owner=self)
@@ -243,8 +251,9 @@ class ModelsPage(QWidget):
 
     def _fill_catalogue(self) -> None:
         self.catalogue.setRowCount(len(CATALOGUE))
+        free = available_memory()
         for row, entry in enumerate(CATALOGUE):
-            fit = fit_to_machine(entry.as_info())
+            fit = fit_to_machine(entry.as_info(), free)
             cells = (entry.title, byte_size(entry.size), "✓" if entry.chinese else "", fit_text(fit), entry.note)
             for column, text in enumerate(cells):
                 self.catalogue.setItem(row, column, _item(text, entry.key))
