@@ -10,7 +10,10 @@
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
 - settings.png and unlock-dialog.png.
 
-Usage: .venv/bin/python scripts/screenshot.py [OUT_DIR]
+With `--language zh_CN` the interface is Chinese and every file gets a `-zh_CN` suffix
+(the questions to the bundled model are Chinese too).
+
+Usage: .venv/bin/python scripts/screenshot.py [OUT_DIR] [--language zh_CN]
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from mfs_desktop.services.pins import change_pin  # noqa: E402
 from mfs_desktop.services.replay import locomo_sessions, replay_locomo  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
+from mfs_desktop.ui.i18n import install_language, tr  # noqa: E402
 from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
 from mfs_desktop.ui.settings_dialog import SettingsDialog  # noqa: E402
 from mfs_desktop.ui.unlock_dialog import UnlockDialog  # noqa: E402
@@ -114,7 +118,7 @@ DARK_ANSWER = ("可以用 Python 计算：\n\n```python\ndef area(r: float) -> f
                "或者在终端里找大文件：\n\n```sh\nfind ~/.local/share -name '*.db' -size +10M\n```\n")
 
 
-def grab_dark_code(app: QApplication, window: MainWindow, session: Session, target: Path) -> None:
+def grab_dark_code(app: QApplication, window: MainWindow, session: Session, target: str) -> None:
     """The dark theme, a Chinese conversation, an answer with coloured code and its copy links."""
     from mfs_desktop.store.models import MessageDraft
     from mfs_desktop.ui.look import apply_look
@@ -126,12 +130,12 @@ def grab_dark_code(app: QApplication, window: MainWindow, session: Session, targ
     window.view.rows_delegate.forget_layouts()
     window.refresh_conversations(select=conversation)
     settle(app, 0.8)
-    window.grab().save(str(target))
+    window.grab().save(target)
     apply_look(app, "light", 0)
     window.view.rows_delegate.forget_layouts()
 
 
-def grab_models_tab(app: QApplication, window: MainWindow, session: Session, target: Path, home: Path) -> None:
+def grab_models_tab(app: QApplication, window: MainWindow, session: Session, target: str, home: Path) -> None:
     """Settings › Models over a home where LM Studio, GPT4All, Jan, the HF cache and Ollama
     each hold a model, and LM Studio an unfinished one."""
     from tests.model_layouts import HOME_VARIABLES, lay_out_apps
@@ -151,14 +155,33 @@ def grab_models_tab(app: QApplication, window: MainWindow, session: Session, tar
     settings.models_page.select_path(str(home / ".ollama/models/blobs"))
     settings.models_page.catalogue.selectRow(1)
     settle(app, 0.5)
-    settings.grab().save(str(target))
+    settings.grab().save(target)
     settings.close()
 
 
+QUESTIONS = {
+    "en": ("Hello! What can you help me with?", "你好！请用一句话介绍你自己。",
+           "Give me three tips for a long train journey."),
+    "zh_CN": ("你好！你能帮我做什么？", "请用一句话介绍你自己。", "Give me three tips for a long train journey."),
+}
+
+
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "resources" / "screenshots"
+    args = sys.argv[1:]
+    language = "en"
+    if "--language" in args:
+        at = args.index("--language")
+        language = args[at + 1]
+        del args[at:at + 2]
+    out = Path(args[0]) if args else REPO / "resources" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication(sys.argv[:1])
+    language = install_language(app, language)
+    suffix = "" if language == "en" else f"-{language}"
+
+    def png(name: str) -> str:
+        return str(out / f"{name}{suffix}.png")
+
     with tempfile.TemporaryDirectory() as scratch:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
         long_one = replayed(session, "30.json")
@@ -171,30 +194,29 @@ def main() -> None:
         wait_for(app, lambda: window.model_ready)
         window.new_conversation()
         wait_for(app, lambda: window.current_id not in (long_one, tools_one, None))
-        for question in ("Hello! What can you help me with?", "你好！请用一句话介绍你自己。",
-                         "Give me three tips for a long train journey."):
+        for question in QUESTIONS[language]:
             window.composer.setPlainText(question)
             window.send_or_stop()
             wait_for(app, lambda: not window.generating)
         settle(app, 1.0)
-        window.grab().save(str(out / "main-window.png"))
+        window.grab().save(png("main-window"))
 
         window.refresh_conversations(select=long_one)
         wait_for(app, lambda: window.last_report.get("conversation_id") == long_one
                  and window.layers.segments.topLevelItemCount() > 0)
         window.show_segment(window.layers.segments.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole))
-        wait_for(app, lambda: "Original messages" in window.layers.detail.toPlainText())
+        wait_for(app, lambda: tr("Original messages") in window.layers.detail.toPlainText())
         # Replayed messages carry LoCoMo's dates and the ledger today's, so the notices follow
         # the last message: show where they begin.
         first_notice = next(i for i, row in enumerate(window.view.stream.rows) if row.kind == "notice")
         window.view.scrollTo(window.view.stream.index(first_notice), window.view.ScrollHint.PositionAtCenter)
         settle(app, 0.5)
-        window.grab().save(str(out / "context-layers.png"))
+        window.grab().save(png("context-layers"))
         window.refresh_conversations(select=answered)
         window.tabs.setCurrentWidget(window.ledger_tab)
         wait_for(app, lambda: window.ledger_tab.chart.series and window.ledger_tab.table.rowCount() > 0)
         settle(app, 0.5)
-        window.grab().save(str(out / "ledger.png"))
+        window.grab().save(png("ledger"))
 
         window.refresh_conversations(select=tools_one)
         window.tabs.setCurrentWidget(window.trajectory_tab)
@@ -202,21 +224,21 @@ def main() -> None:
         window.trajectory_tab.table.selectRow(0)
         window.trajectory_tab._expand(0, 6)
         settle(app, 0.5)
-        window.grab().save(str(out / "tool-trajectory.png"))
+        window.grab().save(png("tool-trajectory"))
 
         settings = SettingsDialog(window, session, window.preferences, tools_one)
         tabs = settings.tabs
-        tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Memory"))
+        tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == tr("Memory")))
         settings.show()
         settle(app, 0.5)
-        settings.grab().save(str(out / "settings.png"))
+        settings.grab().save(png("settings"))
         settings.close()
-        grab_models_tab(app, window, session, out / "models.png", Path(scratch) / "home")
-        grab_dark_code(app, window, session, out / "dark-code.png")
+        grab_models_tab(app, window, session, png("models"), Path(scratch) / "home")
+        grab_dark_code(app, window, session, png("dark-code"))
         dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
         settle(app, 0.3)
-        dialog.grab().save(str(out / "unlock-dialog.png"))
+        dialog.grab().save(png("unlock-dialog"))
         window.shutdown()
         session.close()
     print(f"saved to {out}")

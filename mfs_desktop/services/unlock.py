@@ -17,6 +17,7 @@ from mfs_desktop.errors import DatabaseDamaged, KeychainProblem, NotAnMfsDatabas
 from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME
 from mfs_desktop.services.access import create_private_file, make_data_folder, make_private, require_data_access
 from mfs_desktop.store.database import PLAIN_SQLITE_HEADER, Database
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import (
     DEFAULT_SCRYPT_N,
@@ -126,8 +127,8 @@ def _first_start(data_dir: DataDir, passphrase: PassphraseSource, use_keychain: 
         chosen = passphrase(True)
         if chosen is None:
             raise PassphraseRequired(
-                "No system keychain is available: choose a passphrase (or set MFS_PASSPHRASE) to create the database."
-            )
+                QT_TRANSLATE_NOOP("", "No system keychain is available: choose a passphrase (or set MFS_PASSPHRASE) "
+                                      "to create the database."))
         record = passphrase_record(database_id, key, chosen, scrypt_n)
     write_vault(data_dir.vault, record)
     return Database(data_dir.database, key)
@@ -169,7 +170,7 @@ def rekey(
     elif new_passphrase:
         record = passphrase_record(current.database_id, key, new_passphrase, scrypt_n)
     else:
-        raise PassphraseRequired("Give a new passphrase or choose the keychain.")
+        raise PassphraseRequired(QT_TRANSLATE_NOOP("", "Give a new passphrase or choose the keychain."))
     with database.alone():
         write_vault(data_dir.pending_vault, record)
         database.rekey(key)

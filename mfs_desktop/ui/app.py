@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from mfs_desktop.errors import EnvironmentFault, PassphraseRequired, WrongPassphrase
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session, open_session
+from mfs_desktop.services.ui_language import load_language
 from mfs_desktop.services.unlock import DataDir
+from mfs_desktop.ui.i18n import install_language, tr
 from mfs_desktop.ui.look import apply_look
 from mfs_desktop.ui.main_window import MainWindow
 from mfs_desktop.ui.unlock_dialog import UnlockDialog
@@ -53,10 +55,11 @@ def run_app(data_dir: DataDir, quit_after_shown_ms: int | None = None) -> int:
     app.setDesktopFileName(DESKTOP_FILE_ID)
     # X11 taskbars read the window's own icon; the .deb installs it in the hicolor theme.
     app.setWindowIcon(QIcon.fromTheme(DESKTOP_FILE_ID))
+    install_language(app, load_language(data_dir.root))
     try:
         session = unlock_interactively(data_dir)
     except EnvironmentFault as fault:
-        QMessageBox.critical(None, "MFS Desktop", fault.message)
+        QMessageBox.critical(None, "MFS Desktop", tr(fault.message))
         raise
     if session is None:
         return 0

@@ -34,8 +34,16 @@ from mfs_desktop.store.generations import answer_speeds
 from mfs_desktop.store.models import Message
 from mfs_desktop.store.pins import pinned_uids
 from mfs_desktop.ui.code_blocks import highlight_code_blocks
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
-ROLE_LABEL = {"user": "You", "assistant": "Assistant", "tool": "Tool"}
+ROLE_LABEL = {"user": QT_TRANSLATE_NOOP("", "You"), "assistant": QT_TRANSLATE_NOOP("", "Assistant"),
+              "tool": QT_TRANSLATE_NOOP("", "Tool")}
+ORIGIN_LABEL = {"edited": QT_TRANSLATE_NOOP("", "edited"), "document": QT_TRANSLATE_NOOP("", "document"),
+                "quoted_ai": QT_TRANSLATE_NOOP("", "quoted ai"),
+                "quoted_ai_annotated": QT_TRANSLATE_NOOP("", "quoted ai annotated")}
+LINK_LABEL = {"copy": QT_TRANSLATE_NOOP("", "copy"), "quote": QT_TRANSLATE_NOOP("", "quote"),
+              "edit": QT_TRANSLATE_NOOP("", "edit"), "pin": QT_TRANSLATE_NOOP("", "pin"),
+              "unpin": QT_TRANSLATE_NOOP("", "unpin")}  # the link's action (its href) stays English
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 PADDING = 10
 STYLE = """
@@ -83,32 +91,34 @@ def row_marks(database: Database, conversation_id: str | None) -> RowMarks:
 
 def speed_line(prompt: int, reused: int, completion: int, prefill_ms: float, decode_ms: float) -> str:
     """"38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache"."""
-    rate = f"{completion / (decode_ms / 1000):.1f} tokens/s" if decode_ms > 0 and completion else "—"
-    return (f"{rate} · first token after {prefill_ms / 1000:.1f} s · {reused:,} of {prompt:,} prompt tokens "
-            "from the cache")
+    rate = (tr("{rate:.1f} tokens/s").format(rate=completion / (decode_ms / 1000)) if decode_ms > 0 and completion
+            else "—")
+    line = tr("{rate} · first token after {seconds:.1f} s · {reused:,} of {prompt:,} prompt tokens from the cache")
+    return line.format(rate=rate, seconds=prefill_ms / 1000, reused=reused, prompt=prompt)
 
 
 def message_row(message: Message, pinned: bool = False, speed: str = "") -> Row:
     when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
-    facts = [ROLE_LABEL[message.role], when, f"#{message.uid}"]  # the message's number in the conversation
+    facts = [tr(ROLE_LABEL[message.role]), when, f"#{message.uid}"]  # the message's number in the conversation
     if message.tool_name:
         facts.append(message.tool_name)
-    if message.origin in ("edited", "document", "quoted_ai", "quoted_ai_annotated"):
-        facts.append(message.origin.replace("_", " "))
+    if message.origin in ORIGIN_LABEL:
+        facts.append(tr(ORIGIN_LABEL[message.origin]))
     if pinned:
-        facts.append("pinned")
+        facts.append(tr("pinned"))
     meta = " · ".join(html.escape(fact) for fact in facts)
     plain = " · ".join(facts)
     if message.status == "partial":
-        meta += ' <span class="partial">(stopped: partial answer)</span>'
-        plain += " (stopped: partial answer)"
+        stopped = tr("(stopped: partial answer)")
+        meta += f' <span class="partial">{html.escape(stopped)}</span>'
+        plain += f" {stopped}"
     if speed:
         meta += f'<br><span class="speed">{html.escape(speed)}</span>'
         plain += f"\n{speed}"
     links = ["copy"] + (["quote"] if message.role == "assistant" else []) \
         + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
-    meta += "".join(f' · <a href="{link}:{message.uid}">{link}</a>' for link in links)
-    plain += "".join(f" · {link}" for link in links)
+    meta += "".join(f' · <a href="{link}:{message.uid}">{html.escape(tr(LINK_LABEL[link]))}</a>' for link in links)
+    plain += "".join(f" · {tr(LINK_LABEL[link])}" for link in links)
     body = shown(message.text)  # an override or escape is shown, never obeyed; copy takes the stored text
     if message.role == "assistant" and message.tool_name and not body.strip():
         body = f"→ `{message.tool_name}` {readable_arguments(message.tool_arguments)}"
@@ -118,11 +128,13 @@ def message_row(message: Message, pinned: bool = False, speed: str = "") -> Row:
 
 def notice_row(notice: Notice) -> Row:
     style = "warn" if notice.severity == "warn" else "notice"
-    return Row(f"n{notice.created_at}", "notice", style, "", "", f"— {notice.text} —", False, None, notice.created_at)
+    return Row(f"n{notice.created_at}", "notice", style, "", "", f"— {notice.worded(tr)} —", False, None,
+               notice.created_at)
 
 
 def live_row(text: str) -> Row:
-    return Row("live", "live", "assistant", '<span class="meta">Assistant · answering</span>', "Assistant · answering",
+    meta = tr("Assistant · answering")
+    return Row("live", "live", "assistant", f'<span class="meta">{html.escape(meta)}</span>', meta,
                shown(text) or "…", True)
 
 

@@ -7,9 +7,12 @@ colours are laid over those blocks as character formats, so the text stays exact
 
 from __future__ import annotations
 
+import html
 import re
 
 from PySide6.QtGui import QColor, QTextBlock, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+
+from mfs_desktop.ui.i18n import tr
 
 _FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _STYLE = ["friendly"]  # the Pygments style in use; ui/look.py switches it with the theme
@@ -96,9 +99,10 @@ def highlight_code_blocks(document: QTextDocument, uid: int | None) -> int:
                 cursor.mergeCharFormat(_FORMATS[kind])
             at += len(value)
     if uid is not None:
+        label = html.escape(tr("copy code"))
         for index, (_language, blocks) in reversed(list(enumerate(runs))):
             cursor = QTextCursor(blocks[-1])
             cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
             cursor.insertBlock(document.begin().blockFormat(), QTextCharFormat())
-            cursor.insertHtml(f'<a href="copycode:{uid}:{index}" style="font-size: 11px">copy code</a>')
+            cursor.insertHtml(f'<a href="copycode:{uid}:{index}" style="font-size: 11px">{label}</a>')
     return len(runs)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
 from mfs_desktop.services.composer import PASTE_AS_DOCUMENT_CHARS
+from mfs_desktop.ui.i18n import tr
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -23,9 +24,10 @@ class ComposerEdit(QPlainTextEdit):
 
     def set_send_key(self, send_key: str) -> None:
         self.send_key = send_key
-        self.setPlaceholderText("Write a message… (Enter sends, Shift+Enter for a new line; drop a text file to attach "
-                                "it)" if send_key == "enter" else "Write a message… (Ctrl+Enter sends, Enter for a new "
-                                "line; drop a text file to attach it)")
+        self.setPlaceholderText(
+            tr("Write a message… (Enter sends, Shift+Enter for a new line; drop a text file to attach it)")
+            if send_key == "enter" else
+            tr("Write a message… (Ctrl+Enter sends, Enter for a new line; drop a text file to attach it)"))
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's naming)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -26,12 +26,17 @@ from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.conversation_settings import INTEGER_FIELDS, RANGES, configure, presets, save_preset
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.conversation_settings import SAMPLING_FIELDS, conversation_settings
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from mfs_desktop.ui.operations import run_operation
 
-LABELS = {"temperature": "Temperature", "top_p": "Top-p", "top_k": "Top-k", "min_p": "Min-p",
-          "repeat_penalty": "Repeat penalty", "max_tokens": "Max tokens", "seed": "Seed"}
+LABELS = {"temperature": QT_TRANSLATE_NOOP("", "Temperature"), "top_p": QT_TRANSLATE_NOOP("", "Top-p"),
+          "top_k": QT_TRANSLATE_NOOP("", "Top-k"), "min_p": QT_TRANSLATE_NOOP("", "Min-p"),
+          "repeat_penalty": QT_TRANSLATE_NOOP("", "Repeat penalty"), "max_tokens": QT_TRANSLATE_NOOP("", "Max tokens"),
+          "seed": QT_TRANSLATE_NOOP("", "Seed")}
 STEPS = {"temperature": 0.05, "top_p": 0.01, "min_p": 0.01, "repeat_penalty": 0.01}
-OWN_VALUES = "(own values)"
+OWN_VALUES = QT_TRANSLATE_NOOP("", "(own values)")  # the preset box's first entry: no preset
+BUILT_IN_NAMES = frozenset((QT_TRANSLATE_NOOP("", "balanced"), QT_TRANSLATE_NOOP("", "precise"),
+                            QT_TRANSLATE_NOOP("", "creative"), QT_TRANSLATE_NOOP("", "repeatable")))
 
 
 class ConversationTab(QWidget):
@@ -44,16 +49,16 @@ class ConversationTab(QWidget):
         self.session = session
         self.conversation_id: str | None = None
         self.prompt = QPlainTextEdit()
-        self.prompt.setPlaceholderText(f"Empty: the default — {DEFAULT_SYSTEM_PROMPT}")
+        self.prompt.setPlaceholderText(tr("Empty: the default — {prompt}").format(prompt=DEFAULT_SYSTEM_PROMPT))
         self.preset = QComboBox()
         self.preset.activated.connect(self._apply_preset)
         self.fields: dict[str, QSpinBox | QDoubleSpinBox] = {name: self._field(name) for name in SAMPLING_FIELDS}
         form = QFormLayout()
-        form.addRow("Preset", self.preset)
+        form.addRow(tr("Preset"), self.preset)
         for name, field in self.fields.items():
-            form.addRow(LABELS[name], field)
-        self.save_button, reset = QPushButton("Save"), QPushButton("Defaults")
-        as_preset = QPushButton("Save as preset…")
+            form.addRow(tr(LABELS[name]), field)
+        self.save_button, reset = QPushButton(tr("Save")), QPushButton(tr("Defaults"))
+        as_preset = QPushButton(tr("Save as preset…"))
         self.save_button.clicked.connect(self.save)
         reset.clicked.connect(self.reset)
         as_preset.clicked.connect(self._ask_preset_name)
@@ -64,7 +69,7 @@ class ConversationTab(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("System prompt for this conversation (sent first in every request):"))
+        layout.addWidget(QLabel(tr("System prompt for this conversation (sent first in every request):")))
         layout.addWidget(self.prompt, 1)
         layout.addLayout(form)
         layout.addLayout(buttons)
@@ -83,15 +88,19 @@ class ConversationTab(QWidget):
             field.setDecimals(2)
             field.setSingleStep(STEPS[name])
             field.setRange(low - STEPS[name], high)
-        field.setSpecialValueText("default")  # shown at the minimum, one step below the range
+        field.setSpecialValueText(tr("default"))  # shown at the minimum, one step below the range
         return field
 
     def _fill_presets(self, chosen: str | None) -> None:
         self.preset.clear()
-        self.preset.addItem(OWN_VALUES)
-        for name in presets(self.session):
-            self.preset.addItem(name)
-        self.preset.setCurrentText(chosen or OWN_VALUES)
+        self.preset.addItem(tr(OWN_VALUES))  # its data None: no preset
+        for name in presets(self.session):  # the built-in ones shown translated, yours as you named them
+            self.preset.addItem(tr(name) if name in BUILT_IN_NAMES else name, name)
+        self.preset.setCurrentIndex(max(0, self.preset.findData(chosen)) if chosen else 0)
+
+    def chosen_preset(self) -> str | None:
+        """The preset picked (its name, not the text shown), None for own values."""
+        return self.preset.currentData()
 
     def _set(self, name: str, value: float | int | None) -> None:
         field = self.fields[name]
@@ -112,8 +121,8 @@ class ConversationTab(QWidget):
         self.status.clear()
 
     def _apply_preset(self) -> None:
-        name = self.preset.currentText()
-        if name == OWN_VALUES:
+        name = self.chosen_preset()
+        if name is None:
             return
         chosen = presets(self.session).get(name, {})
         for field in SAMPLING_FIELDS:
@@ -123,7 +132,7 @@ class ConversationTab(QWidget):
         if self.conversation_id is None:
             return
         conversation_id, session = self.conversation_id, self.session
-        preset = None if reset or self.preset.currentText() == OWN_VALUES else self.preset.currentText()
+        preset = None if reset else self.chosen_preset()
         prompt = "" if reset else self.prompt.toPlainText()
         values = {} if reset else {k: v for k, v in self.values().items() if v is not None}
 
@@ -139,11 +148,11 @@ class ConversationTab(QWidget):
 
     def _saved(self, prompt_changed: bool) -> None:
         self.load(self.conversation_id)
-        self.status.setText("Saved; the next reply re-reads the context." if prompt_changed else "Saved.")
+        self.status.setText(tr("Saved; the next reply re-reads the context.") if prompt_changed else tr("Saved."))
         self.saved.emit(prompt_changed)
 
     def _ask_preset_name(self) -> None:
-        name, ok = QInputDialog.getText(self, "Save as preset", "Name for these values:")
+        name, ok = QInputDialog.getText(self, tr("Save as preset"), tr("Name for these values:"))
         if ok:
             self.save_as_preset(name)
 
@@ -155,8 +164,8 @@ class ConversationTab(QWidget):
 
     def _preset_saved(self, name: str) -> None:
         self._fill_presets(name.strip().lower())
-        self.status.setText(f"Preset {name} saved.")
+        self.status.setText(tr("Preset {name} saved.").format(name=name))
 
     def _failed(self, error: BaseException) -> None:
         self.status.setText(error.message if isinstance(error, EnvironmentFault) else
-                            f"Internal error ({type(error).__name__}); this is a bug.")
+                            tr("Internal error ({kind}); this is a bug.").format(kind=type(error).__name__))

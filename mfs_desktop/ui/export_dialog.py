@@ -19,19 +19,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-FORMAT_LABELS = {"md": "Markdown (.md)", "json": "JSON (.json, can be imported again)", "html": "HTML page (.html)"}
-PLAINTEXT_WARNING = ("The exported file is plaintext: anyone who can read the file can read the conversation. "
-                     "The database itself stays encrypted.")
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+# Marked for translation, translated where shown.
+FORMAT_LABELS = {"md": QT_TRANSLATE_NOOP("", "Markdown (.md)"),
+                 "json": QT_TRANSLATE_NOOP("", "JSON (.json, can be imported again)"),
+                 "html": QT_TRANSLATE_NOOP("", "HTML page (.html)")}
+PLAINTEXT_WARNING = QT_TRANSLATE_NOOP("", "The exported file is plaintext: anyone who can read the file can read the "
+                                      "conversation. The database itself stays encrypted.")
 
 
 class ExportDialog(QDialog):
     def __init__(self, parent: QWidget, title: str, turns: int) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export conversation")
+        self.setWindowTitle(tr("Export conversation"))
         self.format = QComboBox()
         for key, label in FORMAT_LABELS.items():
-            self.format.addItem(label, key)
-        self.whole = QCheckBox("Whole conversation")
+            self.format.addItem(tr(label), key)
+        self.whole = QCheckBox(tr("Whole conversation"))
         self.whole.setChecked(True)
         self.first = QSpinBox()
         self.last = QSpinBox()
@@ -39,24 +44,24 @@ class ExportDialog(QDialog):
             box.setRange(1, max(1, turns))
         self.last.setValue(max(1, turns))
         span = QHBoxLayout()
-        span.addWidget(QLabel("turns"))
+        span.addWidget(QLabel(tr("turns", "export range: turns [first] to [last]")))
         span.addWidget(self.first)
-        span.addWidget(QLabel("to"))
+        span.addWidget(QLabel(tr("to", "export range: turns [first] to [last]")))
         span.addWidget(self.last)
         self.path = QLineEdit(f"{_safe(title)}.md")
-        browse = QPushButton("Choose…")
+        browse = QPushButton(tr("Choose…"))
         browse.clicked.connect(self._browse)
         where = QHBoxLayout()
         where.addWidget(self.path, 1)
         where.addWidget(browse)
-        warning = QLabel(PLAINTEXT_WARNING)
+        warning = QLabel(tr(PLAINTEXT_WARNING))
         warning.setWordWrap(True)
         warning.setStyleSheet("color: #8a5a00")
         form = QFormLayout()
-        form.addRow("Format", self.format)
+        form.addRow(tr("Format"), self.format)
         form.addRow("", self.whole)
-        form.addRow("Range", span)
-        form.addRow("File", where)
+        form.addRow(tr("Range"), span)
+        form.addRow(tr("File"), where)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -79,7 +84,7 @@ class ExportDialog(QDialog):
         self.path.setText(f"{stem}.{fmt}")
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export to (plaintext)", self.path.text())
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export to (plaintext)"), self.path.text())
         if path:
             self.path.setText(path)
 
@@ -92,4 +97,4 @@ class ExportDialog(QDialog):
 
 def _safe(title: str) -> str:
     cleaned = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
-    return cleaned[:60] or "conversation"
+    return cleaned[:60] or tr("conversation", "file name of an export with no title")

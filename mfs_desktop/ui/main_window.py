@@ -24,17 +24,16 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.composer import Outgoing
-from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.models import ModelChoice
-from mfs_desktop.services.notices import Notice, notice_for
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
-from mfs_desktop.store import ledger
-from mfs_desktop.ui.chat_view import ChatView, RowMarks, row_marks, stream_rows
+from mfs_desktop.ui.chat_view import ChatView
 from mfs_desktop.ui.chat_worker import ChatWorker, start_worker, stop_worker
 from mfs_desktop.ui.composer import ComposerEdit
+from mfs_desktop.ui.i18n import error_text, tr
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.panels import ContextLayersTab, LedgerTab, TrajectoryTab
+from mfs_desktop.ui.settings_memory import MEMORY_LABELS
 from mfs_desktop.ui.status_overlay import StatusOverlay
 from mfs_desktop.ui.window_composing import ComposingMixin
 from mfs_desktop.ui.window_conversations import ConversationListMixin
@@ -42,13 +41,11 @@ from mfs_desktop.ui.window_generation import GenerationMixin
 from mfs_desktop.ui.window_organize import OrganizeMixin
 from mfs_desktop.ui.window_panels import PanelsMixin
 from mfs_desktop.ui.window_search import SearchMixin
+from mfs_desktop.ui.window_stream import PAGE, StreamMixin  # noqa: F401 (PAGE: tests page by it)
 
-PAGE = 50
 LIVE_FLUSH_MS = 50  # a streamed answer is redrawn at most 20 times a second
-MEMORY_MODES = (("automatic", "Automatic (compact old history)"), ("recent_only", "Recent turns only"),
-                ("off", "Off (no compressed history, no knowledge slot)"))
 class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, GenerationMixin, PanelsMixin, SearchMixin,
-                 QMainWindow):
+                 StreamMixin, QMainWindow):
     """The window's widgets and wiring; what it does lives in the mixins, one concern each."""
 
     send_requested = Signal(str, object)
@@ -88,7 +85,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         splitter.setStretchFactor(1, 1)
         self.setCentralWidget(splitter)
         self._build_menu()
-        self.statusBar().showMessage(f"Encrypted database · {self.session.data_dir.root}")
+        self.statusBar().showMessage(tr("Encrypted database · {folder}").format(folder=self.session.data_dir.root))
         self._start_model(self.model_choice)
         self.refresh_conversations()
 
@@ -125,14 +122,14 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         old_worker.blockSignals(True)
         self.model_ready = False
         self.send_button.setEnabled(False)
-        self.usage_label.setText("Loading the model…")
+        self.usage_label.setText(tr("Loading the model…"))
         run_operation(lambda: stop_worker(old_thread, old_worker), lambda _: self._start_model(choice), self._failed)
 
     # building ----------------------------------------------------------------------
 
     def _build_list(self) -> None:
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Filter by title (Ctrl+F)")
+        self.filter.setPlaceholderText(tr("Filter by title (Ctrl+F)"))
         self.filter.textChanged.connect(lambda _: self.refresh_conversations())
         self.conversations = QListWidget()
         self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -141,11 +138,11 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.conversations.setSpacing(2)
         self.conversations.currentItemChanged.connect(self._on_selected)
         self.conversations.itemDoubleClicked.connect(lambda _: self.rename_current())
-        new_button = QPushButton("New conversation")
+        new_button = QPushButton(tr("New conversation"))
         new_button.clicked.connect(self.new_conversation)
-        rename_button = QPushButton("Rename")
+        rename_button = QPushButton(tr("Rename"))
         rename_button.clicked.connect(self.rename_current)
-        self.trash_button = QPushButton("Move to trash")
+        self.trash_button = QPushButton(tr("Move to trash"))
         self.trash_button.clicked.connect(self._ask_trash)
         row = QHBoxLayout()
         row.addWidget(rename_button)
@@ -171,7 +168,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.overlay = StatusOverlay(self.view)
         self.meter = QProgressBar()
         self.meter.setTextVisible(True)
-        self.meter.setFormat("Context: –")
+        self.meter.setFormat(tr("Context: –"))
         self.pending_label = QLabel()
         self.pending_label.setWordWrap(True)
         self.pending_label.hide()
@@ -187,13 +184,13 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.composer.submit.connect(self.send_or_stop)
         self.composer.file_dropped.connect(self.attach_file)
         self.composer.long_paste.connect(self._on_long_paste)
-        quote_button = QPushButton("Quote…")
-        quote_button.setToolTip("Quote one of the assistant's messages, with your note")
+        quote_button = QPushButton(tr("Quote…"))
+        quote_button.setToolTip(tr("Quote one of the assistant's messages, with your note"))
         quote_button.clicked.connect(self.pick_quote)
-        attach_button = QPushButton("Attach…")
-        attach_button.setToolTip("Attach a text document (kept encrypted as a snapshot)")
+        attach_button = QPushButton(tr("Attach…"))
+        attach_button.setToolTip(tr("Attach a document: text, PDF or Word (kept encrypted as a snapshot)"))
         attach_button.clicked.connect(self.pick_document)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(tr("Send"))
         self.send_button.clicked.connect(self.send_or_stop)
         self.send_button.setEnabled(False)
         channels = QVBoxLayout()
@@ -203,7 +200,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         composer_row.addLayout(channels)
         composer_row.addWidget(self.composer, 1)
         composer_row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
-        self.usage_label = QLabel("Loading the model…")
+        self.usage_label = QLabel(tr("Loading the model…"))
         self.usage_label.setStyleSheet("color: #7b8595")
         self.usage_label.setWordWrap(True)
         self.chat = QWidget()
@@ -222,30 +219,30 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.trajectory_tab = TrajectoryTab()
         self.ledger_tab = LedgerTab()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.layers, "Context layers")
-        self.tabs.addTab(self.trajectory_tab, "Tool trajectory")
-        self.tabs.addTab(self.ledger_tab, "Ledger")
+        self.tabs.addTab(self.layers, tr("Context layers"))
+        self.tabs.addTab(self.trajectory_tab, tr("Tool trajectory"))
+        self.tabs.addTab(self.ledger_tab, tr("Ledger"))
         self._build_conversation_tab()
         self._build_search()
 
     def _build_menu(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction("New conversation", QKeySequence.StandardKey.New, self.new_conversation)
-        file_menu.addAction("Export conversation…", self.export_current)
-        file_menu.addAction("Import conversations…", self.import_export)
+        file_menu = self.menuBar().addMenu(tr("&File"))
+        file_menu.addAction(tr("New conversation"), QKeySequence.StandardKey.New, self.new_conversation)
+        file_menu.addAction(tr("Export conversation…"), self.export_current)
+        file_menu.addAction(tr("Import conversations…"), self.import_export)
         file_menu.addSeparator()
-        file_menu.addAction("Settings…", QKeySequence("Ctrl+,"), self.open_settings)
-        file_menu.addAction("Trash…", lambda: self.open_settings(page="Trash"))
+        file_menu.addAction(tr("Settings…"), QKeySequence("Ctrl+,"), self.open_settings)
+        file_menu.addAction(tr("Trash…"), lambda: self.open_settings(page="Trash"))
         file_menu.addSeparator()
-        file_menu.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
-        chat_menu = self.menuBar().addMenu("&Conversation")
-        chat_menu.addAction("Regenerate last answer", self.regenerate)
-        chat_menu.addAction("Other answers to the last turn…", self.pick_alternative)
-        chat_menu.addAction("Stop answering", QKeySequence(Qt.Key.Key_Escape), self.worker_stop)
-        memory = chat_menu.addMenu("Memory")
+        file_menu.addAction(tr("Quit"), QKeySequence.StandardKey.Quit, self.close)
+        chat_menu = self.menuBar().addMenu(tr("&Conversation"))
+        chat_menu.addAction(tr("Regenerate last answer"), self.regenerate)
+        chat_menu.addAction(tr("Other answers to the last turn…"), self.pick_alternative)
+        chat_menu.addAction(tr("Stop answering"), QKeySequence(Qt.Key.Key_Escape), self.worker_stop)
+        memory = chat_menu.addMenu(tr("Memory"))
         self.memory_actions = QActionGroup(self)
-        for mode, label in MEMORY_MODES:
-            action = QAction(label, self, checkable=True)
+        for mode, label in MEMORY_LABELS.items():
+            action = QAction(tr(label), self, checkable=True)
             action.setData(mode)
             action.triggered.connect(lambda _=False, m=mode: self.set_memory_mode(m))
             self.memory_actions.addAction(action)
@@ -274,59 +271,6 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
             if not self.follow_conversation_model() and self.model_ready:
                 self.open_requested.emit(self.current_id)
 
-    def show_transcript(self) -> None:
-        """The newest page (and the answer being written); older pages come with `load_older`."""
-        if self.current_id is None:
-            self.heading.setText("No conversation yet — start one with Ctrl+N or just write below")
-            self.view.show_rows([])
-            return
-        conversation = self.session.transcript.conversation(self.current_id)
-        self.heading.setText(f"{shown_line(conversation.title or 'New conversation')}   ·   epoch {conversation.epoch}")
-        self._shown_epoch = conversation.epoch
-        messages = self.session.transcript.newest_page(self.current_id, limit=PAGE)
-        self._oldest_uid = messages[0].uid if messages else None
-        self._oldest_time = messages[0].created_at if messages else 0.0
-        self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._marks()))
-        if self.generating:
-            self.view.set_live(self._live_answer)
-
-    def refresh_stream(self) -> None:
-        """After an answer or a compaction: only what is new goes below the rows on screen. If
-        the shown rows are no longer the start of the current view (an edit, a regenerated or
-        re-selected answer), the page is read again."""
-        last_uid = self.view.stream.last_uid()
-        if self.current_id is None or last_uid is None:
-            self.show_transcript()
-            return
-        conversation = self.session.transcript.conversation(self.current_id)
-        newest_shown = self.session.transcript.newest_page(self.current_id, limit=1, before_uid=last_uid + 1)
-        if conversation.epoch != self._shown_epoch or not newest_shown or newest_shown[0].uid != last_uid:
-            self.show_transcript()
-            return
-        shown = {row.key for row in self.view.stream.rows}
-        rows = stream_rows(self.session.transcript.messages(self.current_id, uid_from=last_uid + 1),
-                           self._notices(self._oldest_time, float("inf")), self._marks())
-        self.view.append_rows([row for row in rows if row.key not in shown])
-        self.heading.setText(f"{shown_line(conversation.title or 'New conversation')}   ·   epoch {conversation.epoch}")
-
-    def _marks(self) -> RowMarks:
-        return row_marks(self.session.database, self.current_id)
-
-    def _notices(self, since: float, before: float) -> list[Notice]:
-        return [n for n in (notice_for(e) for e in ledger.entries(self.session.database, self.current_id))
-                if n is not None and since <= n.created_at < before]
-
-    def load_older(self) -> None:
-        """Lazily, when the reader reaches the top: the previous page goes above, nothing else moves."""
-        if self.current_id is None or self._oldest_uid is None:
-            return
-        page = self.session.transcript.newest_page(self.current_id, limit=PAGE, before_uid=self._oldest_uid)
-        if not page:
-            return
-        rows = stream_rows(page, self._notices(page[0].created_at, self._oldest_time), self._marks())
-        self._oldest_uid, self._oldest_time = page[0].uid, page[0].created_at
-        self.view.prepend_rows(rows)
-
     def _model_ready(self, name: str) -> None:
         self.model_name = name
         if self._next_model is not None:
@@ -334,7 +278,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
             return
         self.model_ready = True
         self.send_button.setEnabled(True)
-        self.usage_label.setText(f"Model: {name}")
+        self.usage_label.setText(tr("Model: {name}").format(name=name))
         if self.current_id is not None:
             self.open_requested.emit(self.current_id)
 
@@ -351,10 +295,8 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
             self._unsent = None
         self.send_button.setEnabled(self.model_ready)
         self.show_transcript()
-        if isinstance(error, EnvironmentFault):
-            QMessageBox.warning(self, "MFS Desktop", error.message)
-        else:
-            QMessageBox.critical(self, "MFS Desktop", f"Internal error ({type(error).__name__}); this is a bug.")
+        show = QMessageBox.warning if isinstance(error, EnvironmentFault) else QMessageBox.critical
+        show(self, "MFS Desktop", error_text(error))
 
     # the context engine, shown -----------------------------------------------------
 
@@ -366,12 +308,13 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         if "error" in report:
             self.meter.setRange(0, 1)
             self.meter.setValue(0)
-            self.meter.setFormat("Context: empty")
+            self.meter.setFormat(tr("Context: empty"))
             return
         window, tokens = report["window_tokens"], report["payload_tokens"]
         self.meter.setRange(0, window)
         self.meter.setValue(min(tokens, window))
-        self.meter.setFormat(f"Context {tokens:,} / {window:,} tokens ({tokens / window:.0%}) · next request")
+        self.meter.setFormat(tr("Context {tokens:,} / {window:,} tokens ({share:.0%}) · next request").format(
+            tokens=tokens, window=window, share=tokens / window))
         colour = "#c62828" if report["pressure"] >= report["hard"] else (
             "#e08a00" if report["pressure"] >= report["warn"] else "#2e7d32")
         self.meter.setStyleSheet(f"QProgressBar::chunk {{ background: {colour}; }}")

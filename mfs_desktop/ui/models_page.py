@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.runtime.download import Cancelled, Downloaded, Progress
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.model_actions import (
@@ -41,13 +40,19 @@ from mfs_desktop.services.model_catalogue import CATALOGUE, CatalogueEntry
 from mfs_desktop.services.model_library import LibraryModel, list_models, set_user_folders, user_folders
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.units import byte_size, duration
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, error_text, tr
 from mfs_desktop.ui.operations import run_operation
 
-SOURCE_LABELS = {"bundled": "bundled", "downloaded": "downloaded here", "lmstudio": "LM Studio",
-                 "gpt4all": "GPT4All", "jan": "Jan", "huggingface": "Hugging Face cache", "ollama": "Ollama",
-                 "folder": "your folder"}
-MODEL_COLUMNS = ["Model", "Source", "Size", "Quantization", "Context", "On this machine"]
-CATALOGUE_COLUMNS = ["Model", "Size", "中文", "On this machine", "Note"]
+# Labels marked for translation and translated where shown; the other sources are product names.
+SOURCE_LABELS = {"bundled": QT_TRANSLATE_NOOP("", "bundled"), "downloaded": QT_TRANSLATE_NOOP("", "downloaded here"),
+                 "lmstudio": "LM Studio", "gpt4all": "GPT4All", "jan": "Jan",
+                 "huggingface": QT_TRANSLATE_NOOP("", "Hugging Face cache"), "ollama": "Ollama",
+                 "folder": QT_TRANSLATE_NOOP("", "your folder")}
+MODEL_COLUMNS = [QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Source"), QT_TRANSLATE_NOOP("", "Size"),
+                 QT_TRANSLATE_NOOP("", "Quantization"), QT_TRANSLATE_NOOP("", "Context"),
+                 QT_TRANSLATE_NOOP("", "On this machine")]
+CATALOGUE_COLUMNS = [QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Size"), "中文",
+                     QT_TRANSLATE_NOOP("", "On this machine"), QT_TRANSLATE_NOOP("", "Note")]
 
 
 class _ProgressRelay(QObject):
@@ -63,8 +68,10 @@ def _item(text: str, data: object = None) -> QTableWidgetItem:
 
 
 def fit_text(fit: Fit) -> str:
-    return (f"fits · window {fit.window:,} · ~{byte_size(fit.estimate)}" if fit.fits
-            else f"too big · ~{byte_size(fit.estimate)} of {byte_size(fit.budget)} free")
+    if fit.fits:
+        return tr("fits · window {window:,} · ~{estimate}").format(window=fit.window, estimate=byte_size(fit.estimate))
+    return tr("too big · ~{estimate} of {free} free").format(estimate=byte_size(fit.estimate),
+                                                              free=byte_size(fit.budget))
 
 
 class ModelsPage(QWidget):
@@ -83,12 +90,12 @@ class ModelsPage(QWidget):
         self._relay = _ProgressRelay()
         self._relay.progressed.connect(self._show_progress, Qt.ConnectionType.QueuedConnection)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Models found on this computer:"))
+        layout.addWidget(QLabel(tr("Models found on this computer:")))
         self.table = self._table(MODEL_COLUMNS)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         layout.addWidget(self.table, 2)
         layout.addLayout(self._model_buttons())
-        layout.addWidget(QLabel("Download a well-known model (from the Hugging Face Hub):"))
+        layout.addWidget(QLabel(tr("Download a well-known model (from the Hugging Face Hub):")))
         self.catalogue = self._table(CATALOGUE_COLUMNS)
         layout.addWidget(self.catalogue, 1)
         layout.addLayout(self._download_row())
@@ -103,7 +110,7 @@ class ModelsPage(QWidget):
 
     def _table(self, columns: list[str]) -> QTableWidget:
         table = QTableWidget(0, len(columns))
-        table.setHorizontalHeaderLabels(columns)
+        table.setHorizontalHeaderLabels([tr(column) for column in columns])
         table.horizontalHeader().setStretchLastSection(True)
         table.setWordWrap(False)
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # repo/…/file.gguf keeps both ends
@@ -113,10 +120,10 @@ class ModelsPage(QWidget):
         return table
 
     def _model_buttons(self) -> QHBoxLayout:
-        self.use_button, self.remove_button = QPushButton("Use as default"), QPushButton("Remove…")
-        self.use_here_button, self.follow_button = QPushButton("Use in this conversation"), QPushButton(
-            "This conversation: follow the default")
-        add_folder, refresh = QPushButton("Add folder…"), QPushButton("Refresh")
+        self.use_button, self.remove_button = QPushButton(tr("Use as default")), QPushButton(tr("Remove…"))
+        self.use_here_button, self.follow_button = QPushButton(tr("Use in this conversation")), QPushButton(
+            tr("This conversation: follow the default"))
+        add_folder, refresh = QPushButton(tr("Add folder…")), QPushButton(tr("Refresh"))
         self.use_button.clicked.connect(self.use_selected)
         self.use_here_button.clicked.connect(lambda: self.use_selected(here=True))
         self.follow_button.clicked.connect(self.follow_default)
@@ -133,10 +140,10 @@ class ModelsPage(QWidget):
 
     def _download_row(self) -> QHBoxLayout:
         self.source = QLineEdit()
-        self.source.setPlaceholderText("or: owner/repo file.gguf, or https://…/file.gguf")
-        self.download_button, self.cancel_button = QPushButton("Download"), QPushButton("Cancel")
-        token = QPushButton("Hub token…")
-        token.setToolTip("A Hugging Face access token, for gated models; kept where the database key is")
+        self.source.setPlaceholderText(tr("or: owner/repo file.gguf, or https://…/file.gguf"))
+        self.download_button, self.cancel_button = QPushButton(tr("Download")), QPushButton(tr("Cancel"))
+        token = QPushButton(tr("Hub token…"))
+        token.setToolTip(tr("A Hugging Face access token, for gated models; kept where the database key is"))
         self.download_button.clicked.connect(self.download_chosen)
         self.cancel_button.clicked.connect(self.cancel_download)
         token.clicked.connect(self._ask_token)
@@ -150,16 +157,16 @@ class ModelsPage(QWidget):
     def _ask_token(self) -> None:
         from PySide6.QtWidgets import QInputDialog
 
-        token, ok = QInputDialog.getText(self, "Hugging Face token", "Token (empty removes the saved one):",
+        token, ok = QInputDialog.getText(self, tr("Hugging Face token"), tr("Token (empty removes the saved one):"),
                                          QLineEdit.EchoMode.Password)
         if ok:
             self.save_token(token.strip())
 
     def save_token(self, token: str) -> None:
         session = self.session
-        run_operation(lambda: save_hub_token(session, token),
-                      lambda where: self.status.setText(f"Token saved in the {where}." if where else "Token removed."),
-                      self._show_error, owner=self)
+        run_operation(lambda: save_hub_token(session, token), lambda where: self.status.setText(
+            tr("Token saved in the keychain.") if where == "keychain" else
+            tr("Token saved in the database.") if where else tr("Token removed.")), self._show_error, owner=self)
 
     # the list ---------------------------------------------------------------------------
 
@@ -178,9 +185,10 @@ class ModelsPage(QWidget):
         self.table.setRowCount(len(models))
         for row, (model, fit) in enumerate(models):
             info = model.info
-            cells = (model.label, SOURCE_LABELS.get(model.source, model.source), byte_size(info.size),
-                     info.quantization, f"{info.context_length:,}" if info.context_length else "",
-                     fit_text(fit) if fit else f"cannot be used: {info.problem}")
+            source = tr(SOURCE_LABELS[model.source]) if model.source in SOURCE_LABELS else model.source
+            cells = (model.label, source, byte_size(info.size), info.quantization,
+                     f"{info.context_length:,}" if info.context_length else "",
+                     fit_text(fit) if fit else tr("cannot be used: {problem}").format(problem=info.problem))
             for column, text in enumerate(cells):
                 item = _item(text, row)
                 item.setToolTip(f"{info.path}\n{info.problem}" if info.problem else info.path)
@@ -217,13 +225,15 @@ class ModelsPage(QWidget):
             return
         model, fit = chosen
         self.on_use("" if model.source == "bundled" else model.info.path, fit.window, here)
-        where = "for this conversation" if here else "as the default"
-        self.status.setText(f"{model.label} at a window of {fit.window:,} tokens is chosen {where}; Save loads it.")
+        chosen_text = (tr("{model} at a window of {window:,} tokens is chosen for this conversation; Save loads it.")
+                       if here else tr("{model} at a window of {window:,} tokens is chosen as the default; Save loads "
+                                       "it."))
+        self.status.setText(chosen_text.format(model=model.label, window=fit.window))
 
     def follow_default(self) -> None:
         if self.conversation_id is not None:
             self.on_use(None, 0, True)
-            self.status.setText("This conversation will follow the default model; Save loads it.")
+            self.status.setText(tr("This conversation will follow the default model; Save loads it."))
 
     def remove_selected(self) -> None:
         from PySide6.QtWidgets import QMessageBox
@@ -232,13 +242,14 @@ class ModelsPage(QWidget):
         if chosen is None or not chosen[0].downloaded:
             return
         path = Path(chosen[0].info.path)
-        if QMessageBox.question(self, "Remove model", f"Delete {path.name} ({byte_size(chosen[0].info.size)}) "
-                                "from this computer?") != QMessageBox.StandardButton.Yes:
+        question = tr("Delete {file} ({size}) from this computer?").format(file=path.name,
+                                                                             size=byte_size(chosen[0].info.size))
+        if QMessageBox.question(self, tr("Remove model"), question) != QMessageBox.StandardButton.Yes:
             return
         run_operation(lambda: remove_model(self.session, path), lambda _: self.reload(), self._show_error, owner=self)
 
     def _add_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "A folder with GGUF models")
+        folder = QFileDialog.getExistingDirectory(self, tr("A folder with GGUF models"))
         if folder:
             self.add_folder(Path(folder))
 
@@ -254,7 +265,7 @@ class ModelsPage(QWidget):
         free = available_memory()
         for row, entry in enumerate(CATALOGUE):
             fit = fit_to_machine(entry.as_info(), free)
-            cells = (entry.title, byte_size(entry.size), "✓" if entry.chinese else "", fit_text(fit), entry.note)
+            cells = (entry.title, byte_size(entry.size), "✓" if entry.chinese else "", fit_text(fit), tr(entry.note))
             for column, text in enumerate(cells):
                 self.catalogue.setItem(row, column, _item(text, entry.key))
         self._fit_columns(self.catalogue)
@@ -272,7 +283,7 @@ class ModelsPage(QWidget):
     def download_chosen(self) -> None:
         chosen = self._chosen_download()
         if chosen is None:
-            self.status.setText("Choose a model in the list, or type a repository and file, or a URL.")
+            self.status.setText(tr("Choose a model in the list, or type a repository and file, or a URL."))
             return
         if self._downloading:
             return
@@ -283,7 +294,7 @@ class ModelsPage(QWidget):
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)
         self.progress.show()
-        self.status.setText(f"Downloading {file or what}…")
+        self.status.setText(tr("Downloading {file}…").format(file=file or what))
         session, relay, cancel = self.session, self._relay, self._cancel
         run_operation(lambda: download_model(session, what, file, on_progress=relay.progressed.emit,
                                              cancelled=cancel.is_set),
@@ -296,9 +307,12 @@ class ModelsPage(QWidget):
         if progress.total:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * progress.done / progress.total))
-        eta = f", {duration(progress.eta)} left" if progress.eta is not None else ""
-        total = f" of {byte_size(progress.total)}" if progress.total else ""
-        self.status.setText(f"{byte_size(progress.done)}{total} at {byte_size(int(progress.speed))}/s{eta}")
+        # An estimate needs a total; one template for each case keeps a translation's word order.
+        template = (tr("{done} at {speed}/s") if not progress.total else tr("{done} of {total} at {speed}/s")
+                    if progress.eta is None else tr("{done} of {total} at {speed}/s, {remaining} left"))
+        self.status.setText(template.format(
+            done=byte_size(progress.done), total=byte_size(progress.total) if progress.total else "",
+            speed=byte_size(int(progress.speed)), remaining=duration(progress.eta) if progress.eta is not None else ""))
 
     def _end_download(self) -> None:
         self._downloading = False
@@ -308,22 +322,21 @@ class ModelsPage(QWidget):
 
     def _downloaded(self, result: Downloaded) -> None:
         self._end_download()
-        check = "SHA-256 verified" if result.verified else "no published SHA-256"
-        self.status.setText(f"Downloaded {result.path.name} ({byte_size(result.size)}, {check}). Select it and "
-                            "press Use.")
+        done = (tr("Downloaded {file} ({size}, SHA-256 verified). Select it and press Use.") if result.verified
+                else tr("Downloaded {file} ({size}, no published SHA-256). Select it and press Use."))
+        self.status.setText(done.format(file=result.path.name, size=byte_size(result.size)))
         self.reload()
 
     def _download_failed(self, error: BaseException) -> None:
         self._end_download()
         if isinstance(error, Cancelled):
-            self.status.setText("Download cancelled; what arrived is kept, and the next download of this file "
-                                "resumes from there.")
+            self.status.setText(tr("Download cancelled; what arrived is kept, and the next download of this file "
+                                   "resumes from there."))
             return
         self._show_error(error)
 
     def _show_error(self, error: BaseException) -> None:
-        self.status.setText(error.message if isinstance(error, EnvironmentFault) else
-                            f"Internal error ({type(error).__name__}); this is a bug.")
+        self.status.setText(error_text(error))
 
     def stop_download(self, wait: float = 5.0) -> None:
         """Cancel and wait (events still flowing) until the download has let go of its file."""

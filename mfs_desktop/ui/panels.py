@@ -26,15 +26,28 @@ from PySide6.QtWidgets import (
 from mfs_desktop.services.tools import readable_arguments
 from mfs_desktop.store.ledger import PREFIX_CHANGING, LedgerEntry
 from mfs_desktop.store.trajectory import TrajectoryEntry
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
-ZONES = (("system_and_tools", "System prompt + tools"), ("data_block", "Data block (slot, segments, your words)"),
-         ("recent_turns", "Recent turns, verbatim"), ("current_input", "Current input"))
+ZONES = (("system_and_tools", QT_TRANSLATE_NOOP("", "System prompt + tools")),
+         ("data_block", QT_TRANSLATE_NOOP("", "Data block (slot, segments, your words)")),
+         ("recent_turns", QT_TRANSLATE_NOOP("", "Recent turns, verbatim")),
+         ("current_input", QT_TRANSLATE_NOOP("", "Current input")))
+ROLE_NAMES = {"user": QT_TRANSLATE_NOOP("", "user"), "assistant": QT_TRANSLATE_NOOP("", "assistant"),
+              "tool": QT_TRANSLATE_NOOP("", "tool")}  # a message's role as the detail names it
+# Keys the summary names (memory mode, how the tokens were counted), in English as they are.
+REPORT_WORDS = frozenset((QT_TRANSLATE_NOOP("", "automatic"), QT_TRANSLATE_NOOP("", "recent_only"),
+                          QT_TRANSLATE_NOOP("", "off"), QT_TRANSLATE_NOOP("", "exact"),
+                          QT_TRANSLATE_NOOP("", "anchored"), QT_TRANSLATE_NOOP("", "estimated")))
 RESULT_PREVIEW_CHARS = 160
 GAP_COLOUR = QColor("#c62828")
 
 
 def depth_label(depth: int) -> str:
     return f"L{depth}"
+
+
+def _word(key: str) -> str:
+    return tr(key) if key in REPORT_WORDS else key
 
 
 def _when(stamp: float, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
@@ -60,22 +73,22 @@ class ContextLayersTab(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.summary = QLabel("Open a conversation to see its context.")
+        self.summary = QLabel(tr("Open a conversation to see its context."))
         self.summary.setWordWrap(True)
         self.bars: dict[str, QProgressBar] = {}
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         for key, label in ZONES:
             bar = QProgressBar()
-            bar.setFormat(f"{label}: %v tokens")
+            bar.setFormat(tr("{zone}: %v tokens").format(zone=tr(label)))  # %v: Qt puts the value there
             bar.setTextVisible(True)
             self.bars[key] = bar
             layout.addWidget(bar)
         self.coverage = QLabel()
         layout.addWidget(self.coverage)
-        self.pinned_label = QLabel("Pinned standing instructions")
+        self.pinned_label = QLabel(tr("Pinned standing instructions"))
         self.pinned = QTreeWidget()
-        self.pinned.setHeaderLabels(["Message", "Your words, sent verbatim", "tokens", ""])
+        self.pinned.setHeaderLabels([tr("Message"), tr("Your words, sent verbatim"), tr("tokens"), ""])
         self.pinned.setRootIsDecorated(False)
         header = self.pinned.header()
         header.setStretchLastSection(False)
@@ -87,15 +100,16 @@ class ContextLayersTab(QWidget):
         layout.addWidget(self.pinned)
         splitter = QSplitter(Qt.Orientation.Vertical)
         self.segments = QTreeWidget()
-        self.segments.setHeaderLabels(["Layer", "uids", "turns", "tokens", "items", "facts", "your words", ""])
+        self.segments.setHeaderLabels([tr("Layer"), tr("uids"), tr("turns"), tr("tokens"), tr("items"), tr("facts"),
+                                       tr("your words"), ""])
         self.segments.setRootIsDecorated(False)
         self.segments.itemClicked.connect(
             lambda item: self.segment_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole))
         )
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
-        self.detail.setPlaceholderText("Click a segment to see its items, facts, your words it keeps verbatim and "
-                                       "the original messages it covers.")
+        self.detail.setPlaceholderText(tr("Click a segment to see its items, facts, your words it keeps verbatim "
+                                          "and the original messages it covers."))
         splitter.addWidget(self.segments)
         splitter.addWidget(self.detail)
         layout.addWidget(splitter, 1)
@@ -108,21 +122,24 @@ class ContextLayersTab(QWidget):
             self.segments.clear()
             return
         window = report["window_tokens"]
-        self.summary.setText(
-            f"Next request: {report['payload_tokens']:,} of {window:,} tokens ({report['pressure']:.0%}; "
-            f"warn {report['warn']:.0%}, hard {report['hard']:.0%}) · memory {report['memory_mode']} · "
-            f"{report['raw_messages']} recent messages verbatim · count {report['token_count']}"
-            + (f" · {report['messages_left_out']} oldest messages left out" if report["messages_left_out"] else ""))
+        summary = tr("Next request: {payload:,} of {window:,} tokens ({pressure:.0%}; warn {warn:.0%}, hard "
+                     "{hard:.0%}) · memory {memory_mode} · {recent} recent messages verbatim · count {counted_by}")
+        left_out = tr("{count} oldest messages left out").format(count=report["messages_left_out"])
+        self.summary.setText(summary.format(
+            payload=report["payload_tokens"], window=window, pressure=report["pressure"], warn=report["warn"],
+            hard=report["hard"], memory_mode=_word(report["memory_mode"]), recent=report["raw_messages"],
+            counted_by=_word(report["token_count"])) + (f" · {left_out}" if report["messages_left_out"] else ""))
         for key, bar in self.bars.items():
             bar.setRange(0, window)
             bar.setValue(report["zones"][key])
         coverage = report["coverage"]
         if coverage["ok"]:
-            self.coverage.setText(f"Coverage check: ok ({coverage['ms']:.2f} ms)")
+            self.coverage.setText(tr("Coverage check: ok ({ms:.2f} ms)").format(ms=coverage["ms"]))
             self.coverage.setStyleSheet("")
         else:
-            holes = ", ".join(f"uids {a}–{b}" for a, b in coverage["gaps"] + coverage["overlaps"])
-            self.coverage.setText(f"Coverage check failed: {holes}")
+            holes = ", ".join(tr("uids {first}–{last}").format(first=a, last=b)
+                              for a, b in coverage["gaps"] + coverage["overlaps"])
+            self.coverage.setText(tr("Coverage check failed: {holes}").format(holes=holes))
             self.coverage.setStyleSheet(f"color: {GAP_COLOUR.name()}; font-weight: 600")
         self._show_pinned(report.get("pinned", []), report.get("pinned_budget", 0))
         self.segments.clear()
@@ -130,7 +147,7 @@ class ContextLayersTab(QWidget):
             item = QTreeWidgetItem([
                 depth_label(segment["depth"]), f"{segment['uid_start']}–{segment['uid_end']}",
                 f"{segment['turn_start']}–{segment['turn_end']}", str(segment["tokens"]), str(segment["items"]),
-                str(segment["facts"]), str(segment["quotes"]), "degraded" if segment["degraded"] else ""])
+                str(segment["facts"]), str(segment["quotes"]), tr("degraded") if segment["degraded"] else ""])
             item.setData(0, Qt.ItemDataRole.UserRole, segment["uid_start"])
             if segment["degraded"]:
                 item.setForeground(7, QColor("#8a5a00"))
@@ -138,7 +155,7 @@ class ContextLayersTab(QWidget):
         for column in range(self.segments.columnCount()):
             self.segments.resizeColumnToContents(column)
         for gap in coverage["gaps"]:
-            item = QTreeWidgetItem(["gap", f"{gap[0]}–{gap[1]}", "", "", "", "", "", "not covered"])
+            item = QTreeWidgetItem([tr("gap"), f"{gap[0]}–{gap[1]}", "", "", "", "", "", tr("not covered")])
             for column in range(8):
                 item.setForeground(column, GAP_COLOUR)
             self.segments.addTopLevelItem(item)
@@ -146,37 +163,45 @@ class ContextLayersTab(QWidget):
     def _show_pinned(self, pinned: list[dict], budget: int) -> None:
         self.pinned.clear()
         used = sum(pin["tokens"] for pin in pinned)
-        self.pinned_label.setText(f"Pinned standing instructions: {len(pinned)} · {used:,} of {budget:,} tokens"
-                                  if pinned else "Pinned standing instructions: none (pin one of your messages "
-                                  "in the chat)")
+        self.pinned_label.setText(
+            tr("Pinned standing instructions: {count} · {used:,} of {budget:,} tokens").format(
+                count=len(pinned), used=used, budget=budget)
+            if pinned else tr("Pinned standing instructions: none (pin one of your messages in the chat)"))
         self.pinned.setVisible(bool(pinned))
         for pin in pinned:
             item = QTreeWidgetItem([f"#{pin['uid']}", " ".join(pin["text"].split()), str(pin["tokens"]), ""])
             item.setToolTip(1, pin["text"])
             self.pinned.addTopLevelItem(item)
-            button = QPushButton("Unpin")
+            button = QPushButton(tr("Unpin"))
             button.clicked.connect(lambda _=False, uid=pin["uid"]: self.unpin_clicked.emit(uid))
             self.pinned.setItemWidget(item, 3, button)
 
     def show_segment(self, detail: dict) -> None:
-        parts = [f"<h3>{depth_label(detail['depth'])} · uids {detail['uid_start']}–{detail['uid_end']} · "
-                 f"turns {detail['turn_start']}–{detail['turn_end']}"
-                 f"{' · degraded' if detail['degraded'] else ''}</h3>",
-                 f"<p>{html.escape(detail['days'])}</p>" if detail["days"] else "", "<h4>Items</h4><ul>"]
+        heading = tr("{layer} · uids {first_uid}–{last_uid} · turns {first_turn}–{last_turn}").format(
+            layer=depth_label(detail["depth"]), first_uid=detail["uid_start"], last_uid=detail["uid_end"],
+            first_turn=detail["turn_start"], last_turn=detail["turn_end"])
+        if detail["degraded"]:
+            heading += " · " + tr("degraded")
+        parts = [f"<h3>{heading}</h3>", f"<p>{html.escape(detail['days'])}</p>" if detail["days"] else "",
+                 "<h4>" + tr("Items") + "</h4><ul>"]
         parts += [f"<li>{html.escape(i['text'])} <i>({i['cited']})</i></li>"
                   for i in detail["items"]]
-        parts.append("</ul><h4>Facts, verbatim</h4><ul>")
+        parts.append("</ul><h4>" + tr("Facts, verbatim") + "</h4><ul>")
         parts += [f"<li><code>{html.escape(fact)}</code></li>" for fact in detail["facts"]]
         if detail["dropped_facts"]:
-            parts.append(f"<li><i>{detail['dropped_facts']} more not kept here (recall_history has them)</i></li>")
-        parts.append("</ul><h4>Your words, verbatim</h4><ul>")
+            dropped = tr("{count} more not kept here (recall_history has them)").format(count=detail["dropped_facts"])
+            parts.append(f"<li><i>{dropped}</i></li>")
+        parts.append("</ul><h4>" + tr("Your words, verbatim") + "</h4><ul>")
         parts += [f"<li>{html.escape(quote)}</li>" for quote in detail["quotes"]]
         if detail["dropped_quotes"]:
-            parts.append(f"<li><i>{detail['dropped_quotes']} less binding sentences not kept here "
-                         "(recall_history has them)</i></li>")
-        parts.append("</ul><h4>Original messages</h4>")
-        parts += [f"<p><b>uid {m['uid']} · turn {m['turn']} · {m['role']}</b><br>"
-                  f"{html.escape(m['text']).replace(chr(10), '<br>')}</p>" for m in detail["originals"]]
+            dropped = tr("{count} less binding sentences not kept here (recall_history has them)").format(
+                count=detail["dropped_quotes"])
+            parts.append(f"<li><i>{dropped}</i></li>")
+        parts.append("</ul><h4>" + tr("Original messages") + "</h4>")
+        parts += ["<p><b>{}</b><br>{}</p>".format(
+            tr("uid {uid} · turn {turn} · {role}").format(uid=m["uid"], turn=m["turn"],
+                                                         role=tr(ROLE_NAMES.get(m["role"], m["role"]))),
+            html.escape(m["text"]).replace("\n", "<br>")) for m in detail["originals"]]
         self.detail.setHtml("".join(parts))
 
 
@@ -185,12 +210,12 @@ class TrajectoryTab(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.table = _readonly_table(["#", "time", "tool", "arguments", "status", "ms", "result"])
+        self.table = _readonly_table(["#", tr("time"), tr("tool"), tr("arguments"), tr("status"), "ms", tr("result")])
         self.table.cellDoubleClicked.connect(self._expand)
         self.result = QTextBrowser()
-        self.result.setPlaceholderText("Double-click a call to read its whole result.")
+        self.result.setPlaceholderText(tr("Double-click a call to read its whole result."))
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tool calls, oldest first (results truncated; double-click to expand)"))
+        layout.addWidget(QLabel(tr("Tool calls, oldest first (results truncated; double-click to expand)")))
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.result)
@@ -213,8 +238,9 @@ class TrajectoryTab(QWidget):
 
     def _expand(self, row: int, _column: int) -> None:
         entry, result = self._entries[row]
-        self.result.setPlainText(f"{entry.tool_name} · {entry.status} · {entry.duration_ms or 0:.1f} ms\n\n"
-                                 f"Arguments\n{readable_arguments(entry.arguments)}\n\nResult\n{result}")
+        self.result.setPlainText("\n\n".join((
+            f"{entry.tool_name} · {entry.status} · {entry.duration_ms or 0:.1f} ms",
+            tr("Arguments") + "\n" + readable_arguments(entry.arguments), tr("Result") + "\n" + result)))
 
 
 class PayloadChart(QWidget):
@@ -238,14 +264,15 @@ class PayloadChart(QWidget):
         text = self.palette().windowText().color()
         painter.setPen(text)
         painter.drawText(2, area.top() + 10, f"{self.window // 1000}k")
-        painter.drawText(area.left(), self.height() - 4, "payload tokens per turn (blue), tokens evaluated (grey)")
+        painter.drawText(area.left(), self.height() - 4,
+                         tr("payload tokens per turn (blue), tokens evaluated (grey)"))
         for ratio, colour in zip(self.lines, ("#e08a00", "#c62828"), strict=False):
             y = area.bottom() - ratio * area.height()
             painter.setPen(QPen(QColor(colour), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
         if not self.series:
             painter.setPen(text)
-            painter.drawText(area, Qt.AlignmentFlag.AlignCenter, "No answered turns yet in this conversation")
+            painter.drawText(area, Qt.AlignmentFlag.AlignCenter, tr("No answered turns yet in this conversation"))
             return
         step = area.width() / max(1, len(self.series) - 1)
 
@@ -265,8 +292,8 @@ class LedgerTab(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.chart = PayloadChart()
-        self.table = _readonly_table(["time", "event", "depth", "tokens in", "tokens out", "cache miss", "ms",
-                                      "outcome", "detail"])
+        self.table = _readonly_table([tr("time"), tr("event"), tr("depth"), tr("tokens in"), tr("tokens out"),
+                                      tr("cache miss"), "ms", tr("outcome"), tr("detail")])
         layout = QVBoxLayout(self)
         layout.addWidget(self.chart)
         layout.addWidget(self.table, 1)

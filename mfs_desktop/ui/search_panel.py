@@ -11,6 +11,7 @@ from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.search import SearchHit, search_messages
+from mfs_desktop.ui.i18n import tr
 from mfs_desktop.ui.operations import run_operation
 
 TYPING_PAUSE_MS = 250
@@ -26,9 +27,9 @@ class SearchPanel(QWidget):
         self.session = session
         self.conversation_id: str | None = None  # the open one, for "only this conversation"
         self.query = QLineEdit()
-        self.query.setPlaceholderText("Search every conversation (Ctrl+Shift+F): words, \"a phrase\", 中文")
+        self.query.setPlaceholderText(tr('Search every conversation (Ctrl+Shift+F): words, "a phrase", 中文'))
         self.query.setClearButtonEnabled(True)
-        self.only_here = QCheckBox("Only this conversation")
+        self.only_here = QCheckBox(tr("Only this conversation"))
         self.results = QListWidget()
         self.results.setWordWrap(True)
         self.status = QLabel()
@@ -66,20 +67,20 @@ class SearchPanel(QWidget):
         self.results.clear()
         for hit in hits:
             when = datetime.fromtimestamp(hit.created_at).strftime("%Y-%m-%d %H:%M")
-            who = "you" if hit.role == "user" else "assistant"
-            item = QListWidgetItem(f"{shown_line(hit.title or 'New conversation')} · {who} · {when}\n"
-                                   f"{shown_line(hit.snippet)}")
+            who = tr("you") if hit.role == "user" else tr("assistant")
+            title = shown_line(hit.title or tr("New conversation"))
+            item = QListWidgetItem(f"{title} · {who} · {when}\n{shown_line(hit.snippet)}")
             item.setData(Qt.ItemDataRole.UserRole, (hit.conversation_id, hit.uid))
             item.setSizeHint(QSize(0, int(self.results.fontMetrics().lineSpacing() * 3.2)))
             self.results.addItem(item)
-        self.status.setText(f"{len(hits)} found" + (" (the newest shown)" if len(hits) >= 50 else "")
-                            if hits else "Nothing found.")
+        found = tr("{count} found (the newest shown)") if len(hits) >= 50 else tr("{count} found")
+        self.status.setText(found.format(count=len(hits)) if hits else tr("Nothing found."))
 
     def _failed(self, asked: int, error: BaseException) -> None:
         if asked == self._asked:
             self.results.clear()
             self.status.setText(error.message if isinstance(error, EnvironmentFault) else
-                                f"Internal error ({type(error).__name__}); this is a bug.")
+                                tr("Internal error ({kind}); this is a bug.").format(kind=type(error).__name__))
 
     def _open(self, item: QListWidgetItem) -> None:
         conversation_id, uid = item.data(Qt.ItemDataRole.UserRole)

@@ -7,9 +7,11 @@ from __future__ import annotations
 from PySide6.QtCore import QEasingCurve, QPropertyAnimation, Qt, QTimer
 from PySide6.QtWidgets import QGraphicsOpacityEffect, QLabel, QWidget
 
-ORGANIZING = "Organizing context…"
-ORGANIZED = "Organized (the next reply may be slower)"
-NOT_ORGANIZED = "Context could not be organized this time; nothing was lost"
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+ORGANIZING = QT_TRANSLATE_NOOP("", "Organizing context…")
+ORGANIZED = QT_TRANSLATE_NOOP("", "Organized (the next reply may be slower)")
+NOT_ORGANIZED = QT_TRANSLATE_NOOP("", "Context could not be organized this time; nothing was lost")
 LINGER_MS = 3_000
 FADE_MS = 600
 
@@ -28,6 +30,7 @@ class StatusOverlay(QLabel):
         self._linger = QTimer(self)
         self._linger.setSingleShot(True)
         self._linger.timeout.connect(self._start_fade)
+        self._shown = ""  # the English of the text shown (the label holds its translation)
         self.hide()
 
     def organizing(self) -> None:
@@ -40,7 +43,8 @@ class StatusOverlay(QLabel):
         self._linger.start(LINGER_MS)
 
     def _show(self, text: str) -> None:
-        self.setText(text)
+        self._shown = text
+        self.setText(tr(text))
         self._opacity.setOpacity(1.0)
         self.adjustSize()
         parent = self.parentWidget()
@@ -54,5 +58,5 @@ class StatusOverlay(QLabel):
         self._fade.start()
 
     def _faded(self) -> None:
-        if self.text() != ORGANIZING:
+        if self._shown != ORGANIZING:  # organizing again meanwhile: stays up
             self.hide()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.retention import TRASH_DAYS
+from mfs_desktop.ui.i18n import tr
 from mfs_desktop.ui.operations import run_operation
 
 
@@ -30,7 +31,7 @@ class TrashPage(QWidget):
         self.on_restored = on_restored
         self.on_error = on_error
         self.trash = QListWidget()
-        restore, empty = QPushButton("Restore"), QPushButton("Empty trash now…")
+        restore, empty = QPushButton(tr("Restore")), QPushButton(tr("Empty trash now…"))
         restore.clicked.connect(self.restore_selected)
         empty.clicked.connect(self._empty_trash)
         buttons = QHBoxLayout()
@@ -38,7 +39,8 @@ class TrashPage(QWidget):
         buttons.addWidget(empty)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"Deleted conversations are kept {TRASH_DAYS} days, then purged for good."))
+        layout.addWidget(QLabel(tr("Deleted conversations are kept {days} days, then purged for good.").format(
+            days=TRASH_DAYS)))
         layout.addWidget(self.trash, 1)
         layout.addLayout(buttons)
         self.reload()
@@ -47,7 +49,8 @@ class TrashPage(QWidget):
         self.trash.clear()
         for conversation in self.session.transcript.list_conversations(trashed=True):
             when = datetime.fromtimestamp(conversation.trashed_at).strftime("%Y-%m-%d %H:%M")
-            item = QListWidgetItem(f"{conversation.title or 'New conversation'}   ·   deleted {when}")
+            item = QListWidgetItem(tr("{title}   ·   deleted {when}").format(
+                title=conversation.title or tr("New conversation"), when=when))
             item.setData(Qt.ItemDataRole.UserRole, conversation.id)
             self.trash.addItem(item)
 
@@ -63,7 +66,7 @@ class TrashPage(QWidget):
     def _empty_trash(self) -> None:
         from mfs_desktop.store.retention import empty_trash
 
-        answer = QMessageBox.question(self, "Empty trash", "Delete every conversation in the trash for good? "
-                                      "This cannot be undone.")
+        answer = QMessageBox.question(self, tr("Empty trash"), tr("Delete every conversation in the trash for good? "
+                                                                  "This cannot be undone."))
         if answer == QMessageBox.StandardButton.Yes:
             run_operation(lambda: empty_trash(self.session.database), lambda _: self.reload(), self.on_error)

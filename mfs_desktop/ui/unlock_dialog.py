@@ -4,33 +4,34 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from mfs_desktop.ui.i18n import tr
+
 
 class UnlockDialog(QDialog):
     def __init__(self, *, creating: bool, error: str = "", location: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Create encrypted database" if creating else "Unlock MFS Desktop")
+        self.setWindowTitle(tr("Create encrypted database") if creating else tr("Unlock MFS Desktop"))
         self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
         explanation = (
-            "Welcome. Your conversations are kept in an encrypted database"
-            + (f" in {location}" if location else "") + ". No system keychain is available here, so choose a "
-            "passphrase: it protects the database key. It cannot be recovered if you forget it."
-            if creating else
-            "Your conversations are encrypted. Enter the passphrase to open them."
+            tr("Welcome. Your conversations are kept in an encrypted database in {folder}. No system keychain is "
+               "available here, so choose a passphrase: it protects the database key. It cannot be recovered if "
+               "you forget it.").format(folder=location or "~")
+            if creating else tr("Your conversations are encrypted. Enter the passphrase to open them.")
         )
         text = QLabel(explanation)
         text.setWordWrap(True)
         layout.addWidget(text)
         self.passphrase = QLineEdit()
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
-        self.passphrase.setPlaceholderText("Passphrase")
+        self.passphrase.setPlaceholderText(tr("Passphrase"))
         layout.addWidget(self.passphrase)
         self.confirmation = QLineEdit()
         self.confirmation.setEchoMode(QLineEdit.EchoMode.Password)
-        self.confirmation.setPlaceholderText("Passphrase again")
+        self.confirmation.setPlaceholderText(tr("Passphrase again"))
         self.confirmation.setVisible(creating)
         layout.addWidget(self.confirmation)
-        self.error = QLabel(error)
+        self.error = QLabel(tr(error))
         self.error.setStyleSheet("color: #b3261e")
         self.error.setVisible(bool(error))
         self.error.setWordWrap(True)
@@ -43,9 +44,9 @@ class UnlockDialog(QDialog):
 
     def _accept_if_valid(self) -> None:
         if not self.passphrase.text():
-            self._show_error("Type a passphrase.")
+            self._show_error(tr("Type a passphrase."))
         elif self._creating and self.passphrase.text() != self.confirmation.text():
-            self._show_error("The two passphrases differ.")
+            self._show_error(tr("The two passphrases differ."))
         else:
             self.accept()
 

@@ -20,6 +20,7 @@ from mfs_desktop.services.composer import Outgoing
 from mfs_desktop.services.documents import read_limit
 from mfs_desktop.services.pins import PinChange, change_pin
 from mfs_desktop.ui.code_blocks import fenced_code
+from mfs_desktop.ui.i18n import error_text, tr
 from mfs_desktop.ui.operations import run_operation
 
 
@@ -41,12 +42,11 @@ class ComposingMixin:
         try:
             outgoing = composer.quoting(self.session.transcript, self.current_id, uid)
         except EnvironmentFault as error:
-            QMessageBox.warning(self, "MFS Desktop", error.message)
+            QMessageBox.warning(self, "MFS Desktop", error_text(error))
             return
         first = outgoing.text.splitlines()[0][2:82]
-        self._set_pending(
-            outgoing, f"Quoting the assistant (uid {uid}): “{first}…” — add your note below, or send as is."
-        )
+        self._set_pending(outgoing, tr("Quoting the assistant (#{uid}): “{excerpt}…” — add your note below, or "
+                                       "send as is.").format(uid=uid, excerpt=first))
         self.composer.setFocus()
 
     def pick_quote(self) -> None:
@@ -54,16 +54,17 @@ class ComposingMixin:
             return
         answers = [m for m in self.session.transcript.newest_page(self.current_id, limit=200) if m.role == "assistant"]
         if not answers:
-            self.statusBar().showMessage("There is no assistant message to quote yet.", 4000)
+            self.statusBar().showMessage(tr("There is no assistant message to quote yet."), 4000)
             return
         labels = [f"#{m.uid}: {m.text[:90].replace(chr(10), ' ')}" for m in reversed(answers)]
-        chosen, ok = QInputDialog.getItem(self, "Quote a message", "Which answer?", labels, 0, False)
+        chosen, ok = QInputDialog.getItem(self, tr("Quote a message"), tr("Which answer?"), labels, 0, False)
         if ok:
             self.quote_message(int(chosen.split(":")[0].removeprefix("#")))
 
     def pick_document(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Attach a document", "",
-                                              "Documents (*.txt *.md *.pdf *.docx *.csv *.json *.log);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, tr("Attach a document"), "",
+                                              tr("Documents (*.txt *.md *.pdf *.docx *.csv *.json *.log)") + ";;" +
+                                              tr("All files (*)"))
         if path:
             self.attach_file(path)
 
@@ -75,21 +76,23 @@ class ComposingMixin:
             return composer.attach_document(self.session.database, data, Path(path).name)
 
         run_operation(read_and_snapshot, lambda outgoing: self._set_pending(
-            outgoing, f"Document: {Path(path).name} ({len(outgoing.text):,} characters) — it is sent with your "
-                      "message."), self._failed)
+            outgoing, tr("Document: {file} ({characters:,} characters) — it is sent with your message.").format(
+                file=Path(path).name, characters=len(outgoing.text))), self._failed)
 
     def _on_long_paste(self, text: str) -> None:
         if self.ask_paste_as_document(len(text)):
             run_operation(lambda: composer.paste_as_document(self.session.database, text),
                           lambda outgoing: self._set_pending(
-                              outgoing, f"Pasted text as a document ({len(text):,} characters)."), self._failed)
+                              outgoing, tr("Pasted text as a document ({characters:,} characters).").format(
+                                  characters=len(text))), self._failed)
         else:
             self.composer.insertPlainText(text)
 
     def ask_paste_as_document(self, characters: int) -> bool:
         answer = QMessageBox.question(
-            self, "Long paste", f"Paste these {characters:,} characters as a document? A document is kept as a "
-            "snapshot and stays out of the quotes of your own words when history is compacted.")
+            self, tr("Long paste"), tr("Paste these {characters:,} characters as a document? A document is kept as a "
+                                       "snapshot and stays out of the quotes of your own words when history is "
+                                       "compacted.").format(characters=characters))
         return answer == QMessageBox.StandardButton.Yes
 
     def _outgoing(self, text: str) -> Outgoing:
@@ -116,7 +119,7 @@ class ComposingMixin:
             return
         if action == "copy":
             QGuiApplication.clipboard().setText(message[0].text)
-            self.statusBar().showMessage("Copied.", 2000)
+            self.statusBar().showMessage(tr("Copied."), 2000)
         elif action == "quote":
             self.quote_message(uid)
         elif action == "edit":
@@ -132,7 +135,7 @@ class ComposingMixin:
         blocks = fenced_code(message[0].text) if message else []
         if int(index_text) < len(blocks):
             QGuiApplication.clipboard().setText(blocks[int(index_text)])
-            self.statusBar().showMessage("Code copied.", 2000)
+            self.statusBar().showMessage(tr("Code copied."), 2000)
 
     def set_pinned(self, uid: int, pinned: bool) -> None:
         """Pin or unpin one of the user's messages: an event, noted in the stream and the ledger."""
@@ -141,7 +144,10 @@ class ComposingMixin:
         conversation_id, window = self.current_id, self.model_choice.window
 
         def changed(change: PinChange) -> None:
-            self.statusBar().showMessage(f"Message #{change.uid} {change.note}.", 5000)
+            # The note is the pins service's own sentence, shown as it comes.
+            said = (tr("Message #{uid} pinned: the next reply re-reads the context.") if change.pinned else
+                    tr("Message #{uid} unpinned: the next reply re-reads the context."))
+            self.statusBar().showMessage(said.format(uid=change.uid), 5000)
             if conversation_id == self.current_id:
                 self.show_transcript()
                 self.refresh_side_tabs()
@@ -153,8 +159,8 @@ class ComposingMixin:
         if self.generating or not self.model_ready:
             return
         new_text, ok = QInputDialog.getMultiLineText(
-            self, "Edit and send again", "The conversation goes back to this message; the later turns stay stored "
-            "(and exportable) but leave the view.", text)
+            self, tr("Edit and send again"), tr("The conversation goes back to this message; the later turns stay "
+                                                "stored (and exportable) but leave the view."), text)
         if ok and new_text.strip() and new_text != text:
             self._begin_generation()
             self.edit_requested.emit(self.current_id, uid, new_text)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.store.retention import TRASH_DAYS
+from mfs_desktop.ui.i18n import tr
 from mfs_desktop.ui.operations import run_operation
 
 
@@ -44,7 +45,7 @@ class ConversationListMixin:
         if self.current_id is None:
             return
         current = self.session.transcript.conversation(self.current_id).title
-        title, ok = QInputDialog.getText(self, "Rename conversation", "Title:", text=current)
+        title, ok = QInputDialog.getText(self, tr("Rename conversation"), tr("Title:"), text=current)
         if ok and title.strip():
             conversation_id = self.current_id
             run_operation(lambda: self.session.transcript.rename(conversation_id, title.strip()),
@@ -53,8 +54,9 @@ class ConversationListMixin:
     def _ask_trash(self) -> None:
         if self.current_id is None:
             return
-        answer = QMessageBox.question(self, "Move to trash", f"Move this conversation to the trash? It is kept "
-                                      f"{TRASH_DAYS} days and can be restored until then.")
+        answer = QMessageBox.question(self, tr("Move to trash"), tr(
+            "Move this conversation to the trash? It is kept {days} days and can be restored until then.").format(
+            days=TRASH_DAYS))
         if answer == QMessageBox.StandardButton.Yes:
             self.trash_current()
 
@@ -68,8 +70,8 @@ class ConversationListMixin:
             if self.current_id == conversation_id:
                 self.current_id = None
             self.refresh_conversations()
-            self.statusBar().showMessage(f"Moved to the trash; it is kept {TRASH_DAYS} days (File → Trash… restores "
-                                         "it).", 6000)
+            self.statusBar().showMessage(tr("Moved to the trash; it is kept {days} days (File → Trash… restores "
+                                            "it).").format(days=TRASH_DAYS), 6000)
 
         run_operation(lambda: self.session.transcript.trash(conversation_id), moved, self._failed)
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.chat import TurnResult
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
+from mfs_desktop.ui.i18n import error_text, tr
 from mfs_desktop.ui.operations import run_operation
 
 
@@ -30,7 +31,7 @@ class GenerationMixin:
         try:
             outgoing = self._outgoing(text)
         except EnvironmentFault as error:
-            QMessageBox.warning(self, "MFS Desktop", error.message)
+            QMessageBox.warning(self, "MFS Desktop", error_text(error))
             return
         self._unsent = (text, self.pending)
         self.composer.clear()
@@ -49,14 +50,15 @@ class GenerationMixin:
             return
         answers = answer_alternatives(self.session.database, self.current_id)
         if len(answers) < 2:
-            self.statusBar().showMessage("The last turn has one answer; Regenerate makes another.", 4000)
+            self.statusBar().showMessage(tr("The last turn has one answer; Regenerate makes another."), 4000)
             return
-        labels = [f"{index + 1}{' (shown)' if shown else ''}: {text[:100].replace(chr(10), ' ')}"
-                  for index, (_, text, shown) in enumerate(answers)]
+        labels = [(tr("{number} (shown): {answer}") if shown else "{number}: {answer}").format(
+            number=index + 1, answer=text[:100].replace(chr(10), " "))
+            for index, (_, text, shown) in enumerate(answers)]
         current = next(index for index, (_, _, shown) in enumerate(answers) if shown) if any(
             shown for _, _, shown in answers) else 0
         chosen, ok = QInputDialog.getItem(
-            self, "Answers to the last turn", "Show which answer?", labels, current, False
+            self, tr("Answers to the last turn"), tr("Show which answer?"), labels, current, False
         )
         if ok:
             self.select_alternative(answers[labels.index(chosen)][0])
@@ -72,8 +74,8 @@ class GenerationMixin:
     def _begin_generation(self) -> None:
         self.generating = True
         self._live_answer = ""
-        self.send_button.setText("Stop")
-        self.statusBar().showMessage("Answering…")
+        self.send_button.setText(tr("Stop"))
+        self.statusBar().showMessage(tr("Answering…"))
         QTimer.singleShot(50, self, self._show_sent)  # the stored user message appears at once
 
     def _show_sent(self) -> None:
@@ -92,7 +94,7 @@ class GenerationMixin:
         self._live_answer = ""
         self._live_flush.stop()
         self.view.set_live(None)
-        self.send_button.setText("Send")
+        self.send_button.setText(tr("Send"))
         QTimer.singleShot(0, self, self._maybe_restart_model)
 
     def _on_answer(self, result: TurnResult) -> None:
@@ -100,12 +102,14 @@ class GenerationMixin:
         self._unsent = None
         self.refresh_conversations(select=result.conversation_id)
         usage = result.usage
-        self.usage_label.setText(
-            f"Last request {usage.prompt_tokens:,} tokens · reused {usage.prompt_tokens_reused:,} from the cache · "
-            f"prefill {usage.prefill_ms:.0f} ms · {usage.completion_tokens} tokens in {usage.decode_ms:.0f} ms")
+        self.usage_label.setText(tr(
+            "Last request {prompt:,} tokens · reused {reused:,} from the cache · prefill {prefill_ms:.0f} ms · "
+            "{answer_tokens} tokens in {decode_ms:.0f} ms").format(
+            prompt=usage.prompt_tokens, reused=usage.prompt_tokens_reused, prefill_ms=usage.prefill_ms,
+            answer_tokens=usage.completion_tokens, decode_ms=usage.decode_ms))
         if result.messages_left_out:
-            self.usage_label.setText(self.usage_label.text() +
-                                     f" · {result.messages_left_out} oldest messages not sent (window full)")
-        note = "Stopped: the partial answer is kept." if result.status == "partial" else "Answer stored."
+            self.usage_label.setText(self.usage_label.text() + " · " + tr(
+                "{count} oldest messages not sent (window full)").format(count=result.messages_left_out))
+        note = tr("Stopped: the partial answer is kept.") if result.status == "partial" else tr("Answer stored.")
         self.statusBar().showMessage(note, 5000)
         self.refresh_side_tabs()

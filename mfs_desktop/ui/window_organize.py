@@ -5,6 +5,7 @@ A mixin of `MainWindow` (ui/main_window.py), which owns the widgets it uses."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QPoint, QSize, Qt
@@ -21,22 +22,32 @@ from mfs_desktop.store.conversation_list import (
     set_conversation_pinned,
     set_tags,
 )
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from mfs_desktop.ui.operations import run_operation
 
+TAG_SEPARATORS = r"[,，、;；]"  # an IME's full-width comma or enumeration mark separates too
+
 ALL, ARCHIVED = "", "\x00archived"
+# Older groups are a month: one template a month, so a translation orders month and year its way.
+MONTH_GROUPS = (
+    QT_TRANSLATE_NOOP("", "January {year}"), QT_TRANSLATE_NOOP("", "February {year}"),
+    QT_TRANSLATE_NOOP("", "March {year}"), QT_TRANSLATE_NOOP("", "April {year}"), QT_TRANSLATE_NOOP("", "May {year}"),
+    QT_TRANSLATE_NOOP("", "June {year}"), QT_TRANSLATE_NOOP("", "July {year}"), QT_TRANSLATE_NOOP("", "August {year}"),
+    QT_TRANSLATE_NOOP("", "September {year}"), QT_TRANSLATE_NOOP("", "October {year}"),
+    QT_TRANSLATE_NOOP("", "November {year}"), QT_TRANSLATE_NOOP("", "December {year}"))
 
 
 def date_group(updated_at: float, today: date) -> str:
     day = datetime.fromtimestamp(updated_at).date()
     if day >= today:
-        return "Today"
+        return tr("Today")
     if day == today - timedelta(days=1):
-        return "Yesterday"
+        return tr("Yesterday")
     if day > today - timedelta(days=7):
-        return "Previous 7 days"
+        return tr("Previous 7 days")
     if day > today - timedelta(days=30):
-        return "Previous 30 days"
-    return day.strftime("%B %Y")
+        return tr("Previous 30 days")
+    return tr(MONTH_GROUPS[day.month - 1]).format(year=day.year)
 
 
 class OrganizeMixin:
@@ -51,8 +62,8 @@ class OrganizeMixin:
     def _fill_view_picker(self) -> None:
         chosen = self.list_view.currentData() or ALL
         self.list_view.clear()
-        self.list_view.addItem("All conversations", ALL)
-        self.list_view.addItem("Archived", ARCHIVED)
+        self.list_view.addItem(tr("All conversations"), ALL)
+        self.list_view.addItem(tr("Archived"), ARCHIVED)
         for tag in all_tags(self.session.database):
             self.list_view.addItem(f"#{shown_line(tag)}", tag)
         self.list_view.setCurrentIndex(max(0, self.list_view.findData(chosen)))
@@ -61,16 +72,16 @@ class OrganizeMixin:
         """What the list shows now: the chosen view, filtered by title."""
         chosen = self.list_view.currentData() or ALL
         tag = None if chosen in (ALL, ARCHIVED) else chosen
-        needle = self.filter.text().strip().lower()
+        needle, untitled = self.filter.text().strip().lower(), tr("New conversation")  # matched as shown
         return [c for c in list_for_window(self.session.database, archived=chosen == ARCHIVED, tag=tag)
-                if not needle or needle in shown_line(c.title or "New conversation").lower()]
+                if not needle or needle in shown_line(c.title or untitled).lower()]
 
     def fill_list(self, wanted: str | None) -> None:
         """Rows under date headings (pinned ones first, under their own); `wanted` selected."""
-        today, group = date.today(), None
+        today, group, untitled = date.today(), None, tr("New conversation")
         line = self.conversations.fontMetrics().lineSpacing()
         for listed in self.listed():
-            heading = "Pinned" if listed.pinned else date_group(listed.updated_at, today)
+            heading = tr("Pinned") if listed.pinned else date_group(listed.updated_at, today)
             if heading != group:
                 group = heading
                 header = QListWidgetItem(heading)
@@ -78,9 +89,10 @@ class OrganizeMixin:
                 header.setForeground(QColor("#7b8595"))
                 self.conversations.addItem(header)
             tags = "".join(f"  #{shown_line(tag)}" for tag in listed.tags)
-            title = ("📌 " if listed.pinned else "") + shown_line(listed.title or "New conversation") + tags
-            preview = shown_line(listed.preview) if listed.preview else "no messages yet"
-            item = QListWidgetItem(f"{title}\n{listed.turns} turns · {preview}")
+            title = ("📌 " if listed.pinned else "") + shown_line(listed.title or untitled) + tags
+            preview = shown_line(listed.preview) if listed.preview else tr("no messages yet")
+            item = QListWidgetItem(f"{title}\n" + tr("{turns} turns · {preview}").format(turns=listed.turns,
+                                                                                          preview=preview))
             item.setToolTip(listed.preview)
             # Room for two lines in any script: a CJK title falls back to a taller font.
             item.setSizeHint(QSize(0, int(line * 2.8)))
@@ -118,20 +130,21 @@ class OrganizeMixin:
         if listed is None:
             return
         menu = QMenu(self)
-        menu.addAction("Unpin" if listed.pinned else "Pin to the top",
+        menu.addAction(tr("Unpin") if listed.pinned else tr("Pin to the top"),
                        lambda: self.organize(conversation_id, pinned=not listed.pinned))
-        menu.addAction("Unarchive" if listed.archived else "Archive",
+        menu.addAction(tr("Unarchive") if listed.archived else tr("Archive"),
                        lambda: self.organize(conversation_id, archived=not listed.archived))
-        menu.addAction("Tags…", lambda: self._ask_tags(listed))
+        menu.addAction(tr("Tags…"), lambda: self._ask_tags(listed))
         menu.addSeparator()
-        menu.addAction("Rename…", self.rename_current)
-        menu.addAction("Move to trash…", self._ask_trash)
+        menu.addAction(tr("Rename…"), self.rename_current)
+        menu.addAction(tr("Move to trash…"), self._ask_trash)
         menu.exec(self.conversations.viewport().mapToGlobal(where))
 
     def _ask_tags(self, listed: ListedConversation) -> None:
-        text, ok = QInputDialog.getText(self, "Tags", "Tags, separated by commas:", text=", ".join(listed.tags))
+        text, ok = QInputDialog.getText(self, tr("Tags"), tr("Tags, separated by commas:"),
+                                        text=", ".join(listed.tags))
         if ok:
-            self.organize(listed.id, tags=text.split(","))
+            self.organize(listed.id, tags=re.split(TAG_SEPARATORS, text))
 
     def organize(self, conversation_id: str, *, pinned: bool | None = None, archived: bool | None = None,
                  tags: list[str] | None = None) -> None:
@@ -149,7 +162,7 @@ class OrganizeMixin:
             self._fill_view_picker()
             self.refresh_conversations(select=conversation_id)
             if archived:
-                self.statusBar().showMessage("Archived: out of the list, still searchable (the list's Archived "
-                                             "view shows it).", 6000)
+                self.statusBar().showMessage(tr("Archived: out of the list, still searchable (the list's Archived "
+                                                "view shows it)."), 6000)
 
         run_operation(change, done, self._failed)

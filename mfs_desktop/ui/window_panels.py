@@ -30,6 +30,7 @@ from mfs_desktop.store.conversation_models import set_conversation_model
 from mfs_desktop.store.trajectory import trajectory
 from mfs_desktop.ui.conversation_tab import ConversationTab
 from mfs_desktop.ui.export_dialog import ExportDialog
+from mfs_desktop.ui.i18n import tr
 from mfs_desktop.ui.look import apply_look
 from mfs_desktop.ui.operations import run_operation
 from mfs_desktop.ui.settings_dialog import SettingsChoice, SettingsDialog
@@ -71,9 +72,10 @@ class PanelsMixin:
     # settings ----------------------------------------------------------------------
 
     def open_settings(self, page: str = "") -> None:
+        """`page`: a tab's English title (the tabs show it translated)."""
         dialog = SettingsDialog(self, self.session, self.preferences, self.current_id)
         for index in range(dialog.tabs.count()):
-            if dialog.tabs.tabText(index) == page:
+            if page and dialog.tabs.tabText(index) == tr(page):
                 dialog.tabs.setCurrentIndex(index)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.apply_settings(dialog.choice())
@@ -106,7 +108,7 @@ class PanelsMixin:
                 self.refresh_stream()
             self.preferences = preferences
             self.composer.set_send_key(preferences.send_key)
-            self.statusBar().showMessage("Settings saved.", 4000)
+            self.statusBar().showMessage(tr("Settings saved."), 4000)
             if not self.follow_conversation_model() and conversation_id is not None:
                 self._sync_memory_menu()
                 self.inspect_requested.emit(conversation_id)
@@ -123,16 +125,16 @@ class PanelsMixin:
 
     def _warming(self, conversation_id: str) -> None:
         if conversation_id == self.current_id and not self.generating:
-            self.usage_label.setText(f"Model: {self.model_name} · preparing context…")
+            self.usage_label.setText(tr("Model: {name} · preparing context…").format(name=self.model_name))
 
     def _warmed(self, conversation_id: str, warmed) -> None:
         if conversation_id == self.current_id and not self.generating:
-            self.usage_label.setText(f"Model: {self.model_name} · context ready")
+            self.usage_label.setText(tr("Model: {name} · context ready").format(name=self.model_name))
 
     def _build_conversation_tab(self) -> None:
         self.conversation_tab = ConversationTab(self.session)
         self.conversation_tab.saved.connect(self._conversation_settings_saved)
-        self.tabs.addTab(self.conversation_tab, "Conversation")
+        self.tabs.addTab(self.conversation_tab, tr("Conversation"))
 
     def _conversation_settings_saved(self, _prompt_changed: bool) -> None:
         """The stream shows the notice of a changed prompt; the meter counts the new one."""
@@ -177,11 +179,12 @@ class PanelsMixin:
             return path
 
         run_operation(write, lambda written: self.statusBar().showMessage(
-            f"Exported to {written} (plaintext).", 6000), self._failed)
+            tr("Exported to {path} (plaintext).").format(path=written), 6000), self._failed)
 
     def import_export(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import conversations", "",
-                                              "MFS Desktop, ChatGPT or Claude exports (*.json *.zip);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, tr("Import conversations"), "",
+                                              tr("MFS Desktop, ChatGPT or Claude exports (*.json *.zip);;"
+                                                 "All files (*)"))
         if path:
             self.import_from(Path(path))
 
@@ -199,7 +202,8 @@ class PanelsMixin:
         run_operation(lambda: read_foreign_export(read_export_document(path)), self._confirm_import, self._failed)
 
     def _confirm_import(self, export: ForeignExport) -> None:
-        answer = QMessageBox.question(self, "Import conversations", f"{export.preview()}.\n\nImport them?")
+        answer = QMessageBox.question(self, tr("Import conversations"),
+                                      tr("{preview}.\n\nImport them?").format(preview=export.preview()))
         if answer != QMessageBox.StandardButton.Yes:
             return
         run_operation(lambda: import_foreign(self.session.database, export), self._imported, self._failed)
@@ -207,5 +211,6 @@ class PanelsMixin:
     def _imported(self, result: tuple[list[str], int]) -> None:
         created, already = result
         self.refresh_conversations(select=created[0] if created else None)
-        self.statusBar().showMessage(f"Imported {len(created):,} conversations"
-                                     + (f"; {already:,} were here already" if already else ""), 8000)
+        self.statusBar().showMessage(
+            (tr("Imported {count:,} conversations; {already:,} were here already") if already
+             else tr("Imported {count:,} conversations")).format(count=len(created), already=already), 8000)

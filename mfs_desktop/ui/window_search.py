@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence, QShortcut
 
 from mfs_desktop.ui.chat_view import stream_rows
+from mfs_desktop.ui.i18n import tr
 from mfs_desktop.ui.search_panel import SearchPanel
 
 CONTEXT_BEFORE = 5  # messages shown above a hit, so it is read in its place
@@ -16,7 +17,7 @@ class SearchMixin:
     def _build_search(self) -> None:
         self.search_panel = SearchPanel(self.session)
         self.search_panel.chosen.connect(self.open_at)
-        self.tabs.addTab(self.search_panel, "Search")
+        self.tabs.addTab(self.search_panel, tr("Search"))
         QShortcut(QKeySequence("Ctrl+Shift+F"), self, activated=self.focus_search)
 
     def focus_search(self) -> None:

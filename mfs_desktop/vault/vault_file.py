@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from mfs_desktop.errors import NotAnMfsDatabase, PassphraseRequired, WrongPassphrase
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 from mfs_desktop.vault import keychain
 
 KEY_BYTES = 32
@@ -80,7 +81,7 @@ def _derive_wrapping_key(passphrase: str, salt: bytes, n: int) -> bytes:
 
 def passphrase_record(database_id: str, key: bytes, passphrase: str, scrypt_n: int = DEFAULT_SCRYPT_N) -> VaultRecord:
     if not passphrase:
-        raise PassphraseRequired("An empty passphrase would protect nothing; choose one.")
+        raise PassphraseRequired(QT_TRANSLATE_NOOP("", "An empty passphrase would protect nothing; choose one."))
     salt = secrets.token_bytes(SALT_BYTES)
     nonce = secrets.token_bytes(NONCE_BYTES)
     wrapping = _derive_wrapping_key(passphrase, salt, scrypt_n)
@@ -100,12 +101,14 @@ def unlock_record(record: VaultRecord, passphrase: str | None) -> bytes:
     if record.mode == "keychain":
         return keychain.load_key(record.keychain_user)
     if passphrase is None:
-        raise PassphraseRequired("This database is locked with a passphrase; give it (or set MFS_PASSPHRASE).")
+        raise PassphraseRequired(
+            QT_TRANSLATE_NOOP("", "This database is locked with a passphrase; give it (or set MFS_PASSPHRASE)."))
     wrapping = _derive_wrapping_key(passphrase, record.salt, record.scrypt_n)
     try:
         return AESGCM(wrapping).decrypt(record.nonce, record.wrapped_key, record.database_id.encode("ascii"))
     except InvalidTag:
-        raise WrongPassphrase("Wrong passphrase: the database was not opened and nothing was changed.") from None
+        raise WrongPassphrase(
+            QT_TRANSLATE_NOOP("", "Wrong passphrase: the database was not opened and nothing was changed.")) from None
 
 
 def read_vault(path: Path) -> VaultRecord:
