@@ -8,6 +8,7 @@ or a missing file; only a developer can fix a traceback.
 from __future__ import annotations
 
 import errno
+from typing import Self
 
 
 class EnvironmentFault(Exception):
@@ -18,6 +19,16 @@ class EnvironmentFault(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        self.template = message  # with `values`, set by `worded`
+        self.values: dict[str, object] = {}
+
+    @classmethod
+    def worded(cls, template: str, **values: object) -> Self:
+        """A fault whose message is `template` filled in; the window translates the template
+        (marked with `translatable.QT_TRANSLATE_NOOP`) before filling it, the CLI prints it."""
+        fault = cls(template.format(**values))
+        fault.template, fault.values = template, values
+        return fault
 
 
 class WrongPassphrase(EnvironmentFault):

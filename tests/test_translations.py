@@ -252,3 +252,25 @@ def test_settings_saves_the_language_for_the_next_start(qtbot, session: Session,
     reopened = SettingsDialog(window, session, window.preferences, None)
     qtbot.addWidget(reopened)
     assert reopened.language.currentText() == "简体中文"
+
+
+def test_a_refused_document_is_explained_in_chinese_with_its_name(chinese) -> None:
+    import io
+
+    from pypdf import PdfWriter
+
+    from mfs_desktop.errors import InvalidInput
+    from mfs_desktop.services.documents import document_text
+    from mfs_desktop.ui.i18n import error_text
+
+    blank = io.BytesIO()
+    writer = PdfWriter()
+    writer.add_blank_page(width=595, height=842)  # a page without a text layer, as a scan has
+    writer.write(blank)
+    with pytest.raises(InvalidInput) as scanned:
+        document_text(blank.getvalue(), "扫描件.pdf")
+    assert scanned.value.message.startswith("扫描件.pdf has no text layer")  # the CLI's English
+    assert error_text(scanned.value).startswith("扫描件.pdf 没有文字层")
+    with pytest.raises(InvalidInput) as empty:
+        document_text(b"   \n", "notes.txt")
+    assert error_text(empty.value) == "notes.txt 是空的。"

@@ -265,6 +265,9 @@ def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monk
     assert table.item(0, 4).text() == "ok"
     window.trajectory_tab._expand(0, 6)
     assert window.trajectory_tab.result.toPlainText()
+    _new(qtbot, window)  # another conversation, without calls: the opened result goes with it
+    qtbot.waitUntil(lambda: window.trajectory_tab.table.rowCount() == 0, timeout=5_000)
+    assert window.trajectory_tab.result.toPlainText() == ""
 
 
 def test_export_writes_the_chosen_format_and_range(qtbot, session: Session, tmp_path) -> None:

@@ -170,7 +170,7 @@
             <translation>输入消息…（Ctrl+Enter 发送，Enter 换行；拖入文本文件即可作为附件）</translation>
         </message>
         <message>
-            <location filename="../mfs_desktop/ui/conversation_tab.py" line="+32" />
+            <location filename="../mfs_desktop/ui/conversation_tab.py" line="+31" />
             <source>Temperature</source>
             <translation>温度</translation>
         </message>
@@ -290,9 +290,7 @@
             <translation>预设“{name}”已保存。</translation>
         </message>
         <message>
-            <location line="+4" />
             <location filename="../mfs_desktop/ui/i18n.py" line="+13" />
-            <location filename="../mfs_desktop/ui/search_panel.py" line="+83" />
             <source>Internal error ({kind}); this is a bug.</source>
             <translation>内部错误（{kind}）；这是一个程序缺陷。</translation>
         </message>
@@ -389,10 +387,10 @@
         <message>
             <location line="+9" />
             <location line="+89" />
-            <location filename="../mfs_desktop/ui/search_panel.py" line="-12" />
+            <location filename="../mfs_desktop/ui/search_panel.py" line="+70" />
             <location filename="../mfs_desktop/ui/settings_memory.py" line="+61" />
             <location filename="../mfs_desktop/ui/trash_page.py" line="+53" />
-            <location filename="../mfs_desktop/ui/window_organize.py" line="+72" />
+            <location filename="../mfs_desktop/ui/window_organize.py" line="+75" />
             <location line="+6" />
             <location filename="../mfs_desktop/ui/window_stream.py" line="+55" />
             <source>New conversation</source>
@@ -1948,6 +1946,61 @@ Import them?</source>
             <location line="+3" />
             <source>strong at reasoning for its size</source>
             <translation>同等规模中推理能力强</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/documents.py" line="+40" />
+            <source>{name} is a binary file; attach text, PDF or Word (.docx) documents.</source>
+            <translation>{name} 是二进制文件；请附加文本、PDF 或 Word（.docx）文档。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{name} is empty.</source>
+            <translation>{name} 是空的。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{name} is {size:.1f} MB; documents like it can be at most {limit} MB.</source>
+            <translation>{name} 有 {size:.1f} MB；这类文档最大 {limit} MB。</translation>
+        </message>
+        <message>
+            <location line="+18" />
+            <source>{name} is a binary file or an unknown encoding; attach text, PDF or Word (.docx) documents.</source>
+            <translation>{name} 是二进制文件或编码无法识别；请附加文本、PDF 或 Word（.docx）文档。</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>{name} is an encrypted PDF; open it, save a copy without a password, and attach that.</source>
+            <translation>{name} 是加密的 PDF；请打开它，另存一份不带密码的副本，再附加那份副本。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>{name} is a damaged PDF ({kind}); it cannot be read.</source>
+            <translation>{name} 是损坏的 PDF（{kind}），无法读取。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{name} has no text layer (a scanned PDF?); run text recognition on it first, or attach the text.</source>
+            <translation>{name} 没有文字层（扫描版 PDF？）；请先对它做文字识别，或直接附加文字。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>{name} is a zip archive, not a Word document; attach text, PDF or .docx.</source>
+            <translation>{name} 是 zip 压缩包，不是 Word 文档；请附加文本、PDF 或 .docx。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{name} is a damaged archive; it cannot be read.</source>
+            <translation>{name} 是损坏的压缩包，无法读取。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{name} is a damaged Word document ({kind}).</source>
+            <translation>{name} 是损坏的 Word 文档（{kind}）。</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>{name} holds no text.</source>
+            <translation>{name} 不含任何文字。</translation>
         </message>
     </context>
 </TS>

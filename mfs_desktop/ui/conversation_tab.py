@@ -22,11 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
-from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.conversation_settings import INTEGER_FIELDS, RANGES, configure, presets, save_preset
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.conversation_settings import SAMPLING_FIELDS, conversation_settings
-from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, error_text, tr
 from mfs_desktop.ui.operations import run_operation
 
 LABELS = {"temperature": QT_TRANSLATE_NOOP("", "Temperature"), "top_p": QT_TRANSLATE_NOOP("", "Top-p"),
@@ -167,5 +166,4 @@ class ConversationTab(QWidget):
         self.status.setText(tr("Preset {name} saved.").format(name=name))
 
     def _failed(self, error: BaseException) -> None:
-        self.status.setText(error.message if isinstance(error, EnvironmentFault) else
-                            tr("Internal error ({kind}); this is a bug.").format(kind=type(error).__name__))
+        self.status.setText(error_text(error))

@@ -29,10 +29,10 @@ def tr(text: str, disambiguation: str | None = None) -> str:
 
 
 def error_text(error: BaseException) -> str:
-    """What a person reads about a failure: the fault's own plain message (translated when it
-    is a fixed sentence marked in its layer), or, for a bug, its kind and no detail."""
+    """What a person reads about a failure: the fault's own plain message (translated when its
+    sentence is marked in its layer), or, for a bug, its kind and no detail."""
     if isinstance(error, EnvironmentFault):
-        return tr(error.message)
+        return tr(error.template).format(**error.values) if error.values else tr(error.message)
     return tr("Internal error ({kind}); this is a bug.").format(kind=type(error).__name__)
 
 

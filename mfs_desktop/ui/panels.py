@@ -224,6 +224,9 @@ class TrajectoryTab(QWidget):
 
     def show_entries(self, entries: list[tuple[TrajectoryEntry, str]]) -> None:
         """(entry, its full result text)"""
+        kept = {entry.id for entry, _ in entries}
+        if not self._entries or self._entries[0][0].id not in kept:  # another conversation: its result goes
+            self.result.clear()
         self.table.setRowCount(len(entries))
         self._entries = entries
         for row, (entry, result) in enumerate(entries):

@@ -7,11 +7,10 @@ from datetime import datetime
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.search import SearchHit, search_messages
-from mfs_desktop.ui.i18n import tr
+from mfs_desktop.ui.i18n import error_text, tr
 from mfs_desktop.ui.operations import run_operation
 
 TYPING_PAUSE_MS = 250
@@ -79,8 +78,7 @@ class SearchPanel(QWidget):
     def _failed(self, asked: int, error: BaseException) -> None:
         if asked == self._asked:
             self.results.clear()
-            self.status.setText(error.message if isinstance(error, EnvironmentFault) else
-                                tr("Internal error ({kind}); this is a bug.").format(kind=type(error).__name__))
+            self.status.setText(error_text(error))
 
     def _open(self, item: QListWidgetItem) -> None:
         conversation_id, uid = item.data(Qt.ItemDataRole.UserRole)
