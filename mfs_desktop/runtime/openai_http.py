@@ -26,6 +26,7 @@ from mfs_desktop.runtime.endpoint_switch import MAX_REST, Endpoint, EndpointSwit
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ CONNECT_TIMEOUT = 10.0  # seconds; a loopback or LAN server accepts at once or i
 # A stream is far below these; above them an endpoint is broken or hostile, and memory is ours.
 MAX_EVENT_BYTES = 1 << 20
 MAX_ANSWER_BYTES = 16 << 20
+_MALFORMED_STREAM = QT_TRANSLATE_NOOP("", "The model endpoint sent malformed stream data.")
 
 
 class _Switchable(Exception):
@@ -78,12 +80,14 @@ class OpenAICompatibleModel:
                 if exc.retry_after is not None:
                     last_error += f"; retry after {exc.retry_after:.0f} s"
                 if streamed:  # text already reached the user: do not replay it elsewhere
-                    raise ProviderError(f"The model endpoint failed mid-answer ({exc}).", retryable=True) from None
+                    raise _provider_error(QT_TRANSLATE_NOOP("", "The model endpoint failed mid-answer ({reason})."),
+                                          reason=str(exc), retryable=True) from None
                 self.switch.failed(which, str(exc), exc.retry_after)
                 continue
             self.switch.succeeded(which)
             return completion
-        raise ProviderError(f"No model endpoint answered ({last_error}).", retryable=True)
+        raise _provider_error(QT_TRANSLATE_NOOP("", "No model endpoint answered ({reason})."), reason=last_error,
+                              retryable=True)
 
     def _call(
         self, endpoint: Endpoint, messages: Sequence[ChatMessage], settings: SamplingSettings, sink: TextSink,
@@ -127,13 +131,15 @@ class OpenAICompatibleModel:
 
     def _read_whole(self, response: httpx.Response, messages, sink: TextSink, started: float) -> Completion:
         if len(response.content) > MAX_ANSWER_BYTES:
-            raise ProviderError(f"The model endpoint sent an answer over {MAX_ANSWER_BYTES:,} bytes.")
+            raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent an answer over {limit:,} bytes."),
+                                       limit=MAX_ANSWER_BYTES)
         try:
             payload = response.json()
             choice = payload["choices"][0]
             message = choice["message"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ProviderError(f"The model endpoint sent a malformed answer ({type(exc).__name__}).") from None
+            raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent a malformed answer ({kind})."),
+                                       kind=type(exc).__name__) from None
         text = message.get("content") or ""
         if text:
             sink(text)
@@ -262,8 +268,16 @@ def _refuse_status(response: httpx.Response) -> None:
     response.read()
     if response.status_code >= 500 or response.status_code == 429:
         raise _Switchable(f"HTTP {response.status_code}", _retry_after(response.headers.get("Retry-After")))
-    raise ProviderError(f"The model endpoint refused the request: HTTP {response.status_code}.",
-                        status=response.status_code)
+    raise _provider_error(QT_TRANSLATE_NOOP("", "The model endpoint refused the request: HTTP {code}."),
+                          code=response.status_code, status=response.status_code)
+
+
+def _provider_error(template: str, *, retryable: bool = False, status: int | None = None,
+                    **values: object) -> ProviderError:
+    """`ProviderError.worded` (the window translates `template`) with the error's own flags."""
+    error = ProviderError.worded(template, **values)
+    error.retryable, error.status = retryable, status
+    return error
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -297,7 +311,8 @@ def _stream_payloads(source: EventSource) -> Iterator[tuple[dict, int]]:
     try:
         for event in source.iter_sse():
             if len(event.data) > MAX_EVENT_BYTES:
-                raise ProviderError(f"The model endpoint sent a stream event over {MAX_EVENT_BYTES:,} bytes.")
+                raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent a stream event over "
+                                                                 "{limit:,} bytes."), limit=MAX_EVENT_BYTES)
             if event.data.strip() == "[DONE]":
                 return
             if not event.data.strip():
@@ -305,14 +320,14 @@ def _stream_payloads(source: EventSource) -> Iterator[tuple[dict, int]]:
             try:
                 payload = json.loads(event.data)
             except ValueError:
-                raise ProviderError("The model endpoint sent malformed stream data.") from None
+                raise ProviderError(_MALFORMED_STREAM) from None
             if not isinstance(payload, dict):
-                raise ProviderError("The model endpoint sent malformed stream data.")
+                raise ProviderError(_MALFORMED_STREAM)
             if event.event == "error" or payload.get("error"):
                 raise _Switchable(f"error event: {_error_message(payload)}")
             yield payload, len(event.data)
     except SSEError:
-        raise ProviderError("The model endpoint did not answer with an event stream.") from None
+        raise ProviderError(QT_TRANSLATE_NOOP("", "The model endpoint did not answer with an event stream.")) from None
 
 
 def _error_message(payload: dict) -> str:

@@ -10,10 +10,10 @@ import stat
 from pathlib import Path
 
 from mfs_desktop.errors import StorageAccess
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
-
-_NOTHING_CHANGED = "Nothing was changed."
+_OPTION = "--data-dir"  # a command-line option, not translated: a value of the sentences that name it
 
 
 def require_data_access(root: Path, *, readable: tuple[Path, ...], writable: tuple[Path, ...]) -> None:
@@ -22,8 +22,10 @@ def require_data_access(root: Path, *, readable: tuple[Path, ...], writable: tup
     try:
         _require_access(root, readable, writable)
     except PermissionError as exc:  # a folder above cannot be entered: even asking if it exists fails
-        raise StorageAccess(f"The data folder {root} cannot be reached: permission denied on {exc.filename or root}. "
-                            f"Give your user access, or choose another with --data-dir. {_NOTHING_CHANGED}") from None
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} cannot be reached: permission denied "
+                                                         "on {path}. Give your user access, or choose another with "
+                                                         "{option}. Nothing was changed."),
+                                   root=root, path=exc.filename or root, option=_OPTION) from None
 
 
 def _require_access(root: Path, readable: tuple[Path, ...], writable: tuple[Path, ...]) -> None:
@@ -31,41 +33,51 @@ def _require_access(root: Path, readable: tuple[Path, ...], writable: tuple[Path
         _require_creatable(root)
         return
     if not root.is_dir():
-        raise StorageAccess(
-            f"The data folder {root} is not a folder; choose another with --data-dir. {_NOTHING_CHANGED}"
-        )
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} is not a folder; choose another with "
+                                                         "{option}. Nothing was changed."), root=root, option=_OPTION)
     if not os.access(root, os.R_OK | os.X_OK):
-        raise StorageAccess(f"The data folder {root} cannot be read: permission denied. Give your user access to it "
-                            f"(chmod u+rwx {root}). {_NOTHING_CHANGED}")
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} cannot be read: permission denied. "
+                                                         "Give your user access to it ({command}). Nothing was "
+                                                         "changed."), root=root, command=f"chmod u+rwx {root}")
     for path in (*readable, *writable):
         if path.exists() and not os.access(path, os.R_OK):
-            raise StorageAccess(f"{path} cannot be read: permission denied. Give your user access to it "
-                                f"(chmod u+rw {path}). {_NOTHING_CHANGED}")
+            raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "{path} cannot be read: permission denied. Give your "
+                                                             "user access to it ({command}). Nothing was changed."),
+                                       path=path, command=f"chmod u+rw {path}")
     if not os.access(root, os.W_OK):
-        raise StorageAccess(f"The data folder {root} is read-only: the database keeps its journal (-wal and -shm "
-                            f"files) beside it. Make the folder writable (chmod u+w {root}), or copy it to a "
-                            f"writable place and use --data-dir. The database is not damaged, and nothing was changed.")
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} is read-only: the database keeps its "
+                                                         "journal (-wal and -shm files) beside it. Make the folder "
+                                                         "writable ({command}), or copy it to a writable place and "
+                                                         "use {option}. The database is not damaged, and nothing was "
+                                                         "changed."), root=root, command=f"chmod u+w {root}",
+                                   option=_OPTION)
     for path in writable:
         if path.exists() and not os.access(path, os.W_OK):
-            raise StorageAccess(f"{path} is read-only; the app must write to it. Make it writable "
-                                f"(chmod u+w {path}). The file is not damaged, and nothing was changed.")
+            raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "{path} is read-only; the app must write to it. Make it "
+                                                             "writable ({command}). The file is not damaged, and "
+                                                             "nothing was changed."), path=path,
+                                       command=f"chmod u+w {path}")
 
 
 def _require_creatable(root: Path) -> None:
     ancestor = next(parent for parent in root.parents if parent.exists())
     if not ancestor.is_dir():
-        raise StorageAccess(f"The data folder {root} cannot be created: {ancestor} is a file, not a folder. "
-                            "Choose another with --data-dir.")
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} cannot be created: {ancestor} is a "
+                                                         "file, not a folder. Choose another with {option}."),
+                                   root=root, ancestor=ancestor, option=_OPTION)
     if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise StorageAccess(f"The data folder {root} cannot be created: {ancestor} is not writable for you "
-                            "(read-only or permission denied). Choose another with --data-dir, or make it writable.")
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} cannot be created: {ancestor} is not "
+                                                         "writable for you (read-only or permission denied). Choose "
+                                                         "another with {option}, or make it writable."),
+                                   root=root, ancestor=ancestor, option=_OPTION)
 
 
 def make_data_folder(root: Path) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as exc:  # a race with a permission change, or a full disk
-        raise StorageAccess(f"The data folder {root} cannot be created: {exc.strerror or exc}.") from exc
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The data folder {root} cannot be created: {error}."),
+                                   root=root, error=exc.strerror or exc) from exc
 
 
 def make_private(root: Path, files: tuple[Path, ...]) -> None:

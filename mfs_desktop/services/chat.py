@@ -41,6 +41,7 @@ from mfs_desktop.store.generations import GenerationRecord, GenerationStore
 from mfs_desktop.store.models import Conversation
 from mfs_desktop.store.outbox import Outbox
 from mfs_desktop.store.segments import SegmentStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class ChatService(CompactionSchedule):
         if not self.session.transcript.newest_page(conversation_id, limit=1):
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
         if not self.outbox.deliver(conversation_id, claimable):
-            raise InvalidInput("No message is waiting for an answer in this conversation.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "No message is waiting for an answer in this conversation."))
         return Turn(self, *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
 
     def edit_and_resend(
@@ -112,7 +113,7 @@ class ChatService(CompactionSchedule):
         originals stay stored), and the edited message is answered afresh."""
         self.check_message(text)
         if self.session.transcript.messages(conversation_id, uid_from=uid, uid_to=uid)[0].role != "user":
-            raise InvalidInput("Only your own messages can be edited and sent again.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "Only your own messages can be edited and sent again."))
         self.precompactor.cancel(conversation_id)  # its candidate is stale now; the CAS would refuse it anyway
         self.session.transcript.edit_message(conversation_id, uid, text)
         return Turn(self, *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
@@ -127,11 +128,11 @@ class ChatService(CompactionSchedule):
         messages = self.session.transcript.messages(conversation_id)
         answered = [m.generation_id for m in messages if m.generation_id]
         if not messages or not answered:
-            raise InvalidInput("There is no answer to regenerate yet.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "There is no answer to regenerate yet."))
         shown = answered[-1]
         user_uid = max(m.uid for m in messages if m.role == "user")
         if self.generations.get(shown).user_uid != user_uid:
-            raise InvalidInput("Only the newest turn's answer can be regenerated.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "Only the newest turn's answer can be regenerated."))
         return Turn(self, *self._freeze(conversation_id, regenerates=shown)).run(on_text, cancel or threading.Event())
 
     def resume(
@@ -141,8 +142,9 @@ class ChatService(CompactionSchedule):
         live process is still writing is left to it (issue 35)."""
         generation = self.generations.get(generation_id)
         if generation.owner != this_process() and is_running(generation.owner):
-            raise ConversationBusy(f"Generation {generation_id} is being answered by another MFS Desktop process "
-                                   f"(pid {owner_pid(generation.owner or '')}); it is left to it.")
+            raise ConversationBusy.worded(QT_TRANSLATE_NOOP("", "Generation {generation} is being answered by another "
+                                                                "MFS Desktop process (pid {pid}); it is left to it."),
+                                          generation=generation_id, pid=owner_pid(generation.owner or ""))
         return Turn(self, generation, None).run(on_text, cancel or threading.Event())
 
     def close(self) -> None:

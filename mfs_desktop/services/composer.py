@@ -11,6 +11,7 @@ from mfs_desktop.services.documents import document_text
 from mfs_desktop.store.attachments import AttachmentStore
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.transcript import TranscriptStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 PASTE_AS_DOCUMENT_CHARS = 1_500  # seed 003 §7.5: a longer paste is offered as a document
 
@@ -31,7 +32,7 @@ def quoting(transcript: TranscriptStore, conversation_id: str, uid: int, annotat
     """The quoted answer travels with the message, so the model sees what is meant."""
     quoted = next((m for m in transcript.messages(conversation_id, uid_from=uid, uid_to=uid)), None)
     if quoted is None or quoted.role != "assistant":
-        raise InvalidInput("Only an assistant message of this conversation can be quoted.")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "Only an assistant message of this conversation can be quoted."))
     block = "\n".join(f"> {line}" for line in quoted.text.splitlines() or [""])
     annotation = annotation.strip()
     return Outgoing(f"{block}\n\n{annotation}" if annotation else block,

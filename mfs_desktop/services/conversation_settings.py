@@ -18,6 +18,7 @@ from mfs_desktop.store.conversation_settings import (
     save_conversation_settings,
 )
 from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 SYSTEM_PROMPT_MAX_CHARS = 8_000  # it rides in every request, ahead of the compacted history
 # (low, high) for each value; the ranges llama.cpp and the OpenAI API accept and that make sense
@@ -45,25 +46,32 @@ def checked_values(values: dict[str, object]) -> dict[str, float | int]:
     checked: dict[str, float | int] = {}
     for name, value in values.items():
         if name not in RANGES:
-            raise InvalidInput(f"Unknown sampling setting {name!r}; the settings are {', '.join(SAMPLING_FIELDS)}.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Unknown sampling setting {name!r}; the settings are "
+                                                            "{settings}."),
+                                      name=name, settings=", ".join(SAMPLING_FIELDS))
         low, high = RANGES[name]
         try:
             number: float | int = int(value) if name in INTEGER_FIELDS else float(value)  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            raise InvalidInput(f"{name} must be a number (got {value!r}).") from None
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{name} must be a number (got {value!r})."), name=name,
+                                      value=value) from None
         if name in INTEGER_FIELDS and float(value) != number:  # type: ignore[arg-type]
-            raise InvalidInput(f"{name} must be a whole number (got {value!r}).")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{name} must be a whole number (got {value!r})."),
+                                      name=name, value=value)
         if not low <= number <= high:
-            raise InvalidInput(f"{name} must be between {low:g} and {high:g} (got {value}).")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{name} must be between {low:g} and {high:g} (got "
+                                                            "{value})."), name=name, low=low, high=high, value=value)
         checked[name] = number
     return checked
 
 
 def save_preset(session: Session, name: str, values: dict[str, object]) -> None:
     name = name.strip().lower()
-    if not name or name in BUILT_IN_PRESETS:
-        raise InvalidInput(f"Choose a preset name other than {', '.join(BUILT_IN_PRESETS)}." if name
-                           else "A preset needs a name.")
+    if not name:
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "A preset needs a name."))
+    if name in BUILT_IN_PRESETS:
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Choose a preset name other than {names}."),
+                                  names=", ".join(BUILT_IN_PRESETS))
     settings = SettingsStore(session.database)
     own = settings.get(_PRESETS_KEY, {})
     settings.set(_PRESETS_KEY, {**own, name: checked_values(values)})
@@ -79,7 +87,8 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
     if preset is not None:
         known = presets(session)
         if preset.lower() not in known:
-            raise InvalidInput(f"No preset {preset!r}; the presets are {', '.join(known)}.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "No preset {preset!r}; the presets are {names}."),
+                                      preset=preset, names=", ".join(known))
         chosen = {name: None for name in SAMPLING_FIELDS} | dict(known[preset.lower()])
         current = replace(current, preset=preset.lower())
     explicit = checked_values({k: v for k, v in (values or {}).items() if v is not None})
@@ -88,8 +97,9 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
     chosen |= explicit
     if system_prompt is not None:
         if len(system_prompt) > SYSTEM_PROMPT_MAX_CHARS:
-            raise InvalidInput(f"The system prompt is limited to {SYSTEM_PROMPT_MAX_CHARS:,} characters "
-                               f"(it has {len(system_prompt):,}).")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The system prompt is limited to {limit:,} characters (it "
+                                                            "has {count:,})."),
+                                      limit=SYSTEM_PROMPT_MAX_CHARS, count=len(system_prompt))
         chosen["system_prompt"] = system_prompt.strip() or None
     updated = replace(current, **chosen)  # type: ignore[arg-type]
     return updated, save_conversation_settings(session.database, conversation_id, updated)

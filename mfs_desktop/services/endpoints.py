@@ -9,10 +9,18 @@ from mfs_desktop.runtime.endpoint_switch import Endpoint
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import read_vault
 
 ROLES = ("primary", "fallback")
+# One sentence per role, so a translation names the role in its own words.
+_URL_SCHEME = {
+    "primary": QT_TRANSLATE_NOOP("", "The primary endpoint URL must start with http:// or https:// (got {url!r})."),
+    "fallback": QT_TRANSLATE_NOOP("", "The fallback endpoint URL must start with http:// or https:// (got {url!r})."),
+}
+_NO_MODEL = {"primary": QT_TRANSLATE_NOOP("", "The primary endpoint needs a model name."),
+             "fallback": QT_TRANSLATE_NOOP("", "The fallback endpoint needs a model name.")}
 
 
 def key_home(session: Session, role: str) -> str:
@@ -26,9 +34,9 @@ def check_endpoint(role: str, url: str, model: str) -> None:
     if role not in ROLES:
         raise InvalidInput(f"An endpoint is {' or '.join(ROLES)}, not {role!r}.")
     if not url.startswith(("http://", "https://")):
-        raise InvalidInput(f"The {role} endpoint URL must start with http:// or https:// (got {url!r}).")
+        raise InvalidInput.worded(_URL_SCHEME[role], url=url)
     if not model.strip():
-        raise InvalidInput(f"The {role} endpoint needs a model name.")
+        raise InvalidInput(_NO_MODEL[role])
 
 
 def save_endpoint(session: Session, role: str, url: str, model: str, api_key: str) -> str:

@@ -21,9 +21,11 @@ from pathlib import Path
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.transcript_import import ImportedMessage, import_plain_conversations
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 MAX_EXPORT_BYTES = 1 << 30  # a heavy ChatGPT user's conversations.json reaches some hundred MB
 ZIP_MEMBER = "conversations.json"
+_CANNOT_READ = QT_TRANSLATE_NOOP("", "Cannot read {path}: {error}.")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def is_foreign_export(path: Path) -> bool:
         with open(path, "rb") as handle:
             start = handle.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
     except OSError as error:
-        raise InvalidInput(f"Cannot read {path}: {error.strerror or error}.") from None
+        raise InvalidInput.worded(_CANNOT_READ, path=path, error=error.strerror or error) from None
     return start.startswith(b"[")
 
 
@@ -69,24 +71,31 @@ def read_export_document(path: Path) -> object:
             with zipfile.ZipFile(path) as archive:
                 member = next((i for i in archive.infolist() if Path(i.filename).name == ZIP_MEMBER), None)
                 if member is None:
-                    raise InvalidInput(f"{path} is a zip without a {ZIP_MEMBER}: not a ChatGPT or Claude export.")
+                    raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is a zip without a {member}: not a "
+                                                                    "ChatGPT or Claude export."),
+                                              path=path, member=ZIP_MEMBER)
                 if member.file_size > MAX_EXPORT_BYTES:
-                    raise InvalidInput(f"{ZIP_MEMBER} in {path} is over {MAX_EXPORT_BYTES >> 20:,} MB.")
+                    raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{member} in {path} is over {limit:,} MB."),
+                                              member=ZIP_MEMBER, path=path, limit=MAX_EXPORT_BYTES >> 20)
                 raw = archive.read(member)
         else:
             if path.stat().st_size > MAX_EXPORT_BYTES:
-                raise InvalidInput(f"{path} is over {MAX_EXPORT_BYTES >> 20:,} MB.")
+                raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is over {limit:,} MB."), path=path,
+                                          limit=MAX_EXPORT_BYTES >> 20)
             raw = path.read_bytes()
         return json.loads(raw.decode("utf-8"))
     except (OSError, zipfile.BadZipFile) as error:
-        raise InvalidInput(f"Cannot read {path}: {error}.") from None
+        raise InvalidInput.worded(_CANNOT_READ, path=path, error=error) from None
     except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not UTF-8 text: not a ChatGPT or Claude export.") from None
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is not UTF-8 text: not a ChatGPT or Claude export."),
+                                  path=path) from None
     except json.JSONDecodeError as error:
-        raise InvalidInput(f"{path} is not valid JSON ({error.msg} at line {error.lineno}); nothing was "
-                           "imported.") from None
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is not valid JSON ({problem} at line {line}); "
+                                                        "nothing was imported."),
+                                  path=path, problem=error.msg, line=error.lineno) from None
     except RecursionError:
-        raise InvalidInput(f"{path} is nested too deeply to be an export; nothing was imported.") from None
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is nested too deeply to be an export; nothing was "
+                                                        "imported."), path=path) from None
 
 
 def detect_app(document: object) -> str | None:
@@ -103,20 +112,22 @@ def detect_app(document: object) -> str | None:
 def read_foreign_export(document: object) -> ForeignExport:
     app = detect_app(document)
     if app is None:
-        raise InvalidInput("Not a ChatGPT or Claude export (a list of conversations with `mapping` or "
-                           "`chat_messages`).")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "Not a ChatGPT or Claude export (a list of conversations with "
+                                                 "`mapping` or `chat_messages`)."))
     skipped: dict[str, int] = {}
     reader: Callable[[dict, dict[str, int]], ForeignConversation | None] = (
         _chatgpt_conversation if app == "chatgpt" else _claude_conversation)
     conversations = []
     for index, item in enumerate(document):  # type: ignore[arg-type]
         if not isinstance(item, dict):
-            raise InvalidInput(f"Conversation {index + 1} of the export is not an object; nothing was imported.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {number} of the export is not an object; "
+                                                            "nothing was imported."), number=index + 1)
         try:
             conversation = reader(item, skipped)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidInput(f"Conversation {index + 1} of the export is malformed ({type(error).__name__}: "
-                               f"{str(error)[:80]}); nothing was imported.") from None
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {number} of the export is malformed "
+                                                            "({kind}: {detail}); nothing was imported."),
+                                      number=index + 1, kind=type(error).__name__, detail=str(error)[:80]) from None
         if conversation is not None:
             conversations.append(conversation)
         else:

@@ -14,6 +14,7 @@ import re
 from typing import Any, TypeVar
 
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 MAX_IMPORT_BYTES = 100 * 1024 * 1024  # far above a long chat's export; a bigger file is not one of ours
 LATEST_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: anything later is not a time a clock showed
@@ -28,13 +29,14 @@ def checked_record(cls: type[Record], item: object, where: str, **given: Any) ->
     """`item` as a `cls`, or InvalidInput naming `where` and the field. `given` fills fields
     the export leaves out (for example a conversation's trash state)."""
     if not isinstance(item, dict):
-        raise InvalidInput(f"The export's {where} is not an object.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not an object."), where=where)
     names = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(item) - set(names))
     missing = sorted(set(names) - set(item) - set(given))
     if unknown or missing:
-        problem = f"unknown field {unknown[0]!r}" if unknown else f"no field {missing[0]!r}"
-        raise InvalidInput(f"The export's {where} has {problem}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} has unknown field {field!r}.")
+                                  if unknown else QT_TRANSLATE_NOOP("", "The export's {where} has no field {field!r}."),
+                                  where=where, field=(unknown or missing)[0])
     for name, value in item.items():
         _check_value(value, str(names[name].type), f"{where}'s {name}", is_id=name in ID_FIELDS)
     return cls(**item, **given)  # type: ignore[call-arg]
@@ -52,20 +54,23 @@ def _check_value(value: object, kind: str, where: str, *, is_id: bool) -> None:
         kind = kind.removesuffix(" | None")
     if kind == "str":
         if not isinstance(value, str):
-            raise InvalidInput(f"The export's {where} is not text.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not text."), where=where)
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise InvalidInput(f"The export's {where} holds text that is not valid Unicode (a lone surrogate).") \
-                from None
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} holds text that is not valid "
+                                                            "Unicode (a lone surrogate)."), where=where) from None
         if is_id and not SAFE_ID.fullmatch(value):
-            raise InvalidInput(f"The export's {where} is not a valid id (letters, digits, - and _, at most 64).")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not a valid id (letters, digits, "
+                                                            "- and _, at most 64)."), where=where)
     elif kind == "int":
         if type(value) is not int or not -_INT64 <= value < _INT64:
-            raise InvalidInput(f"The export's {where} is not a whole number in range.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not a whole number in range."),
+                                      where=where)
     elif kind == "float":
         if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= LATEST_TIME:
-            raise InvalidInput(f"The export's {where} is not a time (seconds since 1970, up to the year 9999).")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not a time (seconds since 1970, "
+                                                            "up to the year 9999)."), where=where)
     else:  # a field type this checker does not know is a bug here, not in the file
         raise TypeError(f"no check for {kind}")
 
@@ -73,5 +78,6 @@ def _check_value(value: object, kind: str, where: str, *, is_id: bool) -> None:
 def checked_list(document: dict, key: str, *, required: bool = True) -> list:
     value = document.get(key, None if required else [])
     if not isinstance(value, list):
-        raise InvalidInput(f"The export's {key} is {'missing' if value is None else 'not a list'}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {key} is missing.") if value is None
+                                  else QT_TRANSLATE_NOOP("", "The export's {key} is not a list."), key=key)
     return value

@@ -11,26 +11,29 @@ from mfs_desktop.services.owner import this_process
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.models import MessageDraft
 from mfs_desktop.store.outbox import Outbox
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 
 def refuse_unsendable(text: str, profile: ContextProfile) -> None:
     """Refused before anything is stored: the composer keeps the text."""
     if not text.strip():
-        raise InvalidInput("The message is empty.")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "The message is empty."))
     if "\x00" in text:
-        raise InvalidInput("The message holds NUL characters: it looks like binary data, not text. Attach the file "
-                           "as a document instead.")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "The message holds NUL characters: it looks like binary data, not "
+                                                 "text. Attach the file as a document instead."))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: invalid UTF-8 on a command line, or a broken paste
-        raise InvalidInput("The message is not valid text (it holds bytes that are not UTF-8); nothing was stored.") \
-            from None
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "The message is not valid text (it holds bytes that are not UTF-8); "
+                                                 "nothing was stored.")) from None
     limit = profile.tokens(profile.message_max)
     # Characters first: tokenizing megabytes only to refuse them would stall the worker.
     tokens = limit * 16 if len(text) > limit * 16 else estimate_text_tokens(text)
     if tokens > limit:
-        raise InvalidInput(f"The message is too long for this model's window: about {tokens:,} tokens, at most "
-                           f"{limit:,} (half of the {profile.window:,}-token window). Shorten it or split it.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The message is too long for this model's window: about "
+                                                        "{tokens:,} tokens, at most {limit:,} (half of the "
+                                                        "{window:,}-token window). Shorten it or split it."),
+                                  tokens=tokens, limit=limit, window=profile.window)
 
 
 def queue_message(session: Session, conversation_id: str, text: str, profile: ContextProfile, *, origin: str = "",

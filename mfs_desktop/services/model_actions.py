@@ -24,6 +24,7 @@ from mfs_desktop.services.session import Session
 from mfs_desktop.store.conversation_models import ConversationModel, conversation_model, set_conversation_model
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 from mfs_desktop.vault import keychain
 from mfs_desktop.vault.vault_file import read_vault
 
@@ -111,10 +112,10 @@ def remove_model(session: Session, path: Path) -> bool:
     target = path.expanduser().resolve()
     folder = downloads_folder(session.data_dir).resolve()
     if folder not in target.parents:
-        raise InvalidInput(f"{path} was not downloaded by MFS Desktop, so it stays; remove it in the app "
-                           "that keeps it.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} was not downloaded by MFS Desktop, so it stays; remove "
+                                                        "it in the app that keeps it."), path=path)
     if not target.exists() and not part_paths(target)[0].exists():
-        raise InvalidInput(f"{path} does not exist.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} does not exist."), path=path)
     for leftover in (target, *part_paths(target)):
         leftover.unlink(missing_ok=True)
     preferences = load_preferences(session.database)
@@ -138,19 +139,21 @@ def source_for(what: str, file: str | None, revision: str, sha256: str | None,
     `REPO FILE`; a checksum given by the user overrides the Hub's."""
     if what.startswith(("http://", "https://")):
         if file:
-            raise InvalidInput("Give either a URL or a repository and a file name, not both.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "Give either a URL or a repository and a file name, not both."))
         url = urlparse(what)
         name = Path(unquote(url.path)).name
         if not name.lower().endswith(".gguf"):
-            raise InvalidInput(f"{what} does not name a .gguf file.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{url} does not name a .gguf file."), url=what)
         return DownloadSource(what, name, sha256=sha256), Path(url.hostname or "web") / name
     if not file or what.count("/") != 1:
-        raise InvalidInput("Download takes a URL, or a Hub repository (owner/name) and a file in it.")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "Download takes a URL, or a Hub repository (owner/name) and a file "
+                                                 "in it."))
     if not file.lower().endswith(".gguf"):
-        raise InvalidInput(f"{file} is not a .gguf file.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{file} is not a .gguf file."), file=file)
     relative = Path(*what.split("/")) / file
     if relative.is_absolute() or any(part in ("..", ".", "") for part in (*what.split("/"), *Path(file).parts)):
-        raise InvalidInput(f"{what} {file} does not name a file inside a repository.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{repo} {file} does not name a file inside a repository."),
+                                  repo=what, file=file)
     from mfs_desktop.runtime.hub import resolve_hub_file
 
     source = resolve_hub_file(what, file, revision, token)

@@ -14,6 +14,7 @@ from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.compaction import pinned_messages, render_slot
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.pins import set_pinned
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +42,12 @@ def change_pin(session: Session, conversation_id: str, uid: int, pinned: bool, w
         nonlocal used
         used = sum(estimate_text_tokens(m.text) for m in pinned_messages(session, conversation_id))
         if pinned and used > budget:
-            raise InvalidInput(f"Message {uid} cannot be pinned: pinned messages would take about {used:,} tokens, "
-                               f"more than the {budget:,} they may use ({profile.pinned_share:.0%} of the "
-                               f"{profile.window:,}-token window). Unpin one, or pin a shorter message.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message {uid} cannot be pinned: pinned messages would "
+                                                            "take about {used:,} tokens, more than the {budget:,} they "
+                                                            "may use ({share:.0%} of the {window:,}-token window). "
+                                                            "Unpin one, or pin a shorter message."),
+                                      uid=uid, used=used, budget=budget, share=profile.pinned_share,
+                                      window=profile.window)
         return render_slot(session, conversation_id)
 
     set_pinned(session.database, conversation_id, uid, pinned, slot)

@@ -13,6 +13,7 @@ from mfs_desktop.runtime.model_info import read_model_info
 from mfs_desktop.services.models import DEFAULT_WINDOW, PROVIDERS, ModelChoice
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 SEND_KEYS = ("enter", "ctrl+enter")
 WINDOW_RANGE = (512, 131_072)
@@ -55,29 +56,36 @@ def load_preferences(database: Database) -> Preferences:
 def validate(preferences: Preferences) -> Preferences:
     """The preferences as they will be saved, or a plain InvalidInput naming the bad field."""
     if preferences.provider not in PROVIDERS:
-        raise InvalidInput(f"Unknown model provider {preferences.provider!r}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Unknown model provider {provider!r}."),
+                                  provider=preferences.provider)
     model_path = preferences.model_path.strip()
     if model_path:
         check_gguf(Path(model_path).expanduser())
         problem = read_model_info(Path(model_path).expanduser()).problem
         if problem:
-            raise InvalidInput(f"{model_path} cannot be used: {problem}.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} cannot be used: {problem}."), path=model_path,
+                                      problem=problem)
     low, high = WINDOW_RANGE
     if not low <= preferences.window <= high:
-        raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The window must be between {low:,} and {high:,} tokens."),
+                                  low=low, high=high)
     if not 0 <= preferences.threads <= (os.cpu_count() or 1) * 2:
-        raise InvalidInput(f"Threads must be between 0 (automatic) and {(os.cpu_count() or 1) * 2}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Threads must be between 0 (automatic) and {most}."),
+                                  most=(os.cpu_count() or 1) * 2)
     if not 0 <= preferences.cache_mb <= CACHE_MB_MAX:
-        raise InvalidInput(f"The saved context cache is between 0 (none) and {CACHE_MB_MAX:,} MB.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The saved context cache is between 0 (none) and {most:,} MB."),
+                                  most=CACHE_MB_MAX)
     if preferences.theme not in THEMES:
-        raise InvalidInput(f"The theme is one of {', '.join(THEMES)}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The theme is one of {themes}."), themes=", ".join(THEMES))
     if preferences.font_size and not FONT_RANGE[0] <= preferences.font_size <= FONT_RANGE[1]:
-        raise InvalidInput(f"The text size is 0 (the system's) or {FONT_RANGE[0]} to {FONT_RANGE[1]} points.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The text size is 0 (the system's) or {low} to {high} points."),
+                                  low=FONT_RANGE[0], high=FONT_RANGE[1])
     if preferences.send_key not in SEND_KEYS:
-        raise InvalidInput(f"The send key is one of {', '.join(SEND_KEYS)}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The send key is one of {keys}."), keys=", ".join(SEND_KEYS))
     if len(preferences.profile_text) > PROFILE_MAX_CHARS:
-        raise InvalidInput(f"The profile is limited to {PROFILE_MAX_CHARS:,} characters "
-                           f"(it has {len(preferences.profile_text):,}).")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The profile is limited to {limit:,} characters (it has "
+                                                        "{count:,})."),
+                                  limit=PROFILE_MAX_CHARS, count=len(preferences.profile_text))
     return replace(preferences, model_path=str(Path(model_path).expanduser()) if model_path else "",
                    profile_text=preferences.profile_text.strip())
 

@@ -27,6 +27,7 @@ from mfs_desktop.store.database import Database
 from mfs_desktop.store.models import Conversation, Message, Retraction, sha256_text
 from mfs_desktop.store.transcript import TranscriptStore
 from mfs_desktop.store.transcript_import import import_conversation
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 EXPORT_FORMAT = "mfs-desktop-transcript"
 EXPORT_VERSION = 1
@@ -203,14 +204,18 @@ def export_text(database: Database, conversation_id: str, fmt: str, span: Export
     raise InvalidInput(f"Unknown export format {fmt!r}; use one of {', '.join(FORMATS)}.")
 
 
+_CANNOT_READ = QT_TRANSLATE_NOOP("", "Cannot read {path}: {error}.")
+
+
 def read_import_file(path: Path) -> str:
     try:
         if path.stat().st_size > MAX_IMPORT_BYTES:
-            raise InvalidInput(f"{path} is over {MAX_IMPORT_BYTES // 2**20} MB: not an MFS Desktop export; "
-                               "nothing was imported.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{path} is over {limit} MB: not an MFS Desktop export; "
+                                                            "nothing was imported."),
+                                      path=path, limit=MAX_IMPORT_BYTES // 2**20)
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"Cannot read {path}: {exc}.") from None
+        raise InvalidInput.worded(_CANNOT_READ, path=path, error=exc) from None
 
 
 def import_json(database: Database, text: str) -> str:
@@ -219,14 +224,16 @@ def import_json(database: Database, text: str) -> str:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"Not a JSON export: {exc.msg} at line {exc.lineno}.") from None
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Not a JSON export: {problem} at line {line}."),
+                                  problem=exc.msg, line=exc.lineno) from None
     except RecursionError:
-        raise InvalidInput("Not a JSON export: it is nested too deeply.") from None
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "Not a JSON export: it is nested too deeply.")) from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise InvalidInput("Not an MFS Desktop transcript export.")
+        raise InvalidInput(QT_TRANSLATE_NOOP("", "Not an MFS Desktop transcript export."))
     if document.get("version") != EXPORT_VERSION:
-        raise InvalidInput(f"Export version {str(document.get('version'))[:20]!r} is not one this MFS Desktop reads "
-                           f"({EXPORT_VERSION}).")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Export version {version!r} is not one this MFS Desktop reads "
+                                                        "({supported})."),
+                                  version=str(document.get("version"))[:20], supported=EXPORT_VERSION)
     conversation = checked_record(Conversation, document.get("conversation"), "conversation", block_version=0,
                                   trashed_at=None)
     messages = [checked_record(Message, item, f"message {index + 1}")
@@ -241,14 +248,16 @@ def import_json(database: Database, text: str) -> str:
     _verify_messages(conversation, messages)
     for retraction in retractions:
         if retraction.conversation_id != conversation.id:
-            raise InvalidInput(f"Retraction of message {retraction.uid} belongs to another conversation.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Retraction of message {uid} belongs to another "
+                                                            "conversation."), uid=retraction.uid)
     import_conversation(database, conversation, messages, retractions, hidden, knowledge, blobs)
     return conversation.id
 
 
 def _fields(item: object, where: str, kinds: dict[str, str]) -> dict:
     if not isinstance(item, dict) or not set(kinds) <= set(item):
-        raise InvalidInput(f"The export's {where} is not an object with {', '.join(kinds)}.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not an object with {fields}."),
+                                  where=where, fields=", ".join(kinds))
     return {key: checked_value(item[key], kind, f"{where}'s {key}") for key, kind in kinds.items()}
 
 
@@ -270,9 +279,11 @@ def _attachment(item: object, index: int) -> AttachmentBlob:
     try:
         data = base64.b64decode(row["data"], validate=True)
     except ValueError:
-        raise InvalidInput(f"The export's {where} data is not base64.") from None
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} data is not base64."),
+                                  where=where) from None
     if hashlib.sha256(data).hexdigest() != row["sha256"]:
-        raise InvalidInput(f"Attachment {row['sha256'][:12]}… does not match its content.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Attachment {sha256}… does not match its content."),
+                                  sha256=row["sha256"][:12])
     return AttachmentBlob(data, row["name"], row["media_type"], float(row["created_at"]))
 
 
@@ -280,11 +291,14 @@ def _verify_messages(conversation: Conversation, messages: Iterable[Message]) ->
     previous = 0
     for message in messages:
         if message.conversation_id != conversation.id:
-            raise InvalidInput(f"Message {message.uid} belongs to another conversation.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message {uid} belongs to another conversation."),
+                                      uid=message.uid)
         if message.uid <= previous:
-            raise InvalidInput(f"Message uids are not increasing at {message.uid}.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message uids are not increasing at {uid}."),
+                                      uid=message.uid)
         if sha256_text(message.text) != message.text_sha256:
-            raise InvalidInput(f"Message {message.uid}'s text does not match its sha256; the export was altered.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message {uid}'s text does not match its sha256; the "
+                                                            "export was altered."), uid=message.uid)
         previous = message.uid
 
 
@@ -294,7 +308,8 @@ def turn_span(database: Database, conversation_id: str, first_turn: int, last_tu
         "SELECT min(uid), max(uid) FROM messages WHERE conversation_id = ? AND turn_ordinal BETWEEN ? AND ?",
         (conversation_id, first_turn, last_turn)).fetchone()
     if row is None or row[0] is None:
-        raise InvalidInput(f"There are no turns {first_turn}–{last_turn} in this conversation.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "There are no turns {first}–{last} in this conversation."),
+                                  first=first_turn, last=last_turn)
     return ExportRange(row[0], row[1])
 
 
@@ -321,10 +336,11 @@ def write_export(path: Path, text: str) -> None:
             os.replace(partial, path)
     except OSError as exc:
         if exc.errno == errno.ENOSPC:
-            raise DiskFull(f"The disk holding {path.parent} is full: the export {path} was not written. "
-                           "Free some space and export again.") from None
-        raise StorageAccess(f"The export {path} cannot be written: {exc.strerror or exc}. Choose another place.") \
-            from None
+            raise DiskFull.worded(QT_TRANSLATE_NOOP("", "The disk holding {folder} is full: the export {path} was not "
+                                                        "written. Free some space and export again."),
+                                  folder=path.parent, path=path) from None
+        raise StorageAccess.worded(QT_TRANSLATE_NOOP("", "The export {path} cannot be written: {error}. Choose another "
+                                                         "place."), path=path, error=exc.strerror or exc) from None
 
 
 def export_file_name(conversation_id: str, fmt: str) -> str:

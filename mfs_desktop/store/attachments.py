@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from mfs_desktop.errors import NotFound
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.models import Attachment
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 FIRST_LINE_CHARS = 200
 _COLUMNS = "sha256, name, media_type, size, first_line, created_at, unreferenced_since"
@@ -64,13 +65,14 @@ class AttachmentStore:
             self._db.connection().execute(f"SELECT {_COLUMNS} FROM attachments WHERE sha256 = ?", (sha256,)).fetchone()
         )
         if row is None:
-            raise NotFound(f"No attachment {sha256}.")
+            raise NotFound.worded(QT_TRANSLATE_NOOP("", "No attachment {sha256}."), sha256=sha256)
         return Attachment(*row)
 
     def data(self, sha256: str) -> bytes:
         row = self._db.connection().execute("SELECT data FROM attachments WHERE sha256 = ?", (sha256,)).fetchone()
         if row is None:
-            raise NotFound(f"No attachment {sha256}; it may have been cleaned up after its last reference went away.")
+            raise NotFound.worded(QT_TRANSLATE_NOOP("", "No attachment {sha256}; it may have been cleaned up after its "
+                                                        "last reference went away."), sha256=sha256)
         return bytes(row[0])
 
     def purge_unreferenced(self, cutoff: float) -> int:

@@ -25,6 +25,7 @@ except ImportError:  # Windows
 
 from mfs_desktop.errors import DatabaseBusy, DatabaseDamaged, DatabaseTooNew, DiskFull, NotAnMfsDatabase
 from mfs_desktop.store.search_text import search_text
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -93,17 +94,14 @@ def _file_state(path: Path) -> str:
 def _refuse_unopenable(path: Path, cause: Exception) -> Exception:
     state = _file_state(path)
     if state == "plain":
-        return NotAnMfsDatabase(
-            f"{path} is an unencrypted SQLite file, not an MFS Desktop database; nothing was changed."
-        )
+        return NotAnMfsDatabase.worded(QT_TRANSLATE_NOOP("", "{path} is an unencrypted SQLite file, not an MFS "
+                                                             "Desktop database; nothing was changed."), path=path)
     if state == "truncated":
-        return DatabaseDamaged(
-            f"{path} is truncated (cut off mid-page); restore it from a backup. Nothing was changed."
-        )
-    return DatabaseDamaged(
-        f"{path} does not open with its key: it is damaged or is not the database this key belongs to. "
-        "Nothing was changed."
-    )
+        return DatabaseDamaged.worded(QT_TRANSLATE_NOOP("", "{path} is truncated (cut off mid-page); restore it from "
+                                                            "a backup. Nothing was changed."), path=path)
+    return DatabaseDamaged.worded(QT_TRANSLATE_NOOP("", "{path} does not open with its key: it is damaged or is not "
+                                                        "the database this key belongs to. Nothing was changed."),
+                                  path=path)
 
 
 def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: bool = True,
@@ -125,10 +123,9 @@ def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: b
             if check_integrity and exists:
                 problems = [row[0] for row in connection.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
-                    raise DatabaseDamaged(
-                        f"{path} is damaged ({len(problems)} problems found); restore it from a backup. "
-                        "Nothing was changed."
-                    )
+                    raise DatabaseDamaged.worded(QT_TRANSLATE_NOOP("", "{path} is damaged ({count} problems found); "
+                                                                       "restore it from a backup. Nothing was "
+                                                                       "changed."), path=path, count=len(problems))
         except sqlcipher3.DatabaseError as exc:
             if exists:
                 raise _refuse_unopenable(path, exc) from exc
@@ -157,18 +154,20 @@ def connect(path: Path, key: bytes, *, check_integrity: bool = False, migrate: b
 def _check_identity(connection: Connection, path: Path, exists: bool) -> None:
     version = connection.execute("PRAGMA user_version").fetchone()[0]
     if version > LATEST_VERSION:
-        raise DatabaseTooNew(
-            f"{path} was written by a newer MFS Desktop (schema {version}, this one knows {LATEST_VERSION}); "
-            "update the app. Nothing was changed."
-        )
+        raise DatabaseTooNew.worded(QT_TRANSLATE_NOOP("", "{path} was written by a newer MFS Desktop (schema "
+                                                          "{version}, this one knows {latest}); update the app. "
+                                                          "Nothing was changed."),
+                                    path=path, version=version, latest=LATEST_VERSION)
     if version == 0:
         tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if tables:
-            raise NotAnMfsDatabase(f"{path} holds tables that are not MFS Desktop's; nothing was changed.")
+            raise NotAnMfsDatabase.worded(QT_TRANSLATE_NOOP("", "{path} holds tables that are not MFS Desktop's; "
+                                                                "nothing was changed."), path=path)
         return
     application_id = connection.execute("PRAGMA application_id").fetchone()[0]
     if application_id != APPLICATION_ID:
-        raise NotAnMfsDatabase(f"{path} is not an MFS Desktop database; nothing was changed.")
+        raise NotAnMfsDatabase.worded(QT_TRANSLATE_NOOP("", "{path} is not an MFS Desktop database; nothing was "
+                                                            "changed."), path=path)
 
 
 def schema_version(connection: Connection) -> int:
@@ -209,8 +208,8 @@ class _Presence:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise DatabaseBusy(f"{path} is being re-encrypted by another MFS Desktop process; try again when it "
-                               "is done.") from None
+            raise DatabaseBusy.worded(QT_TRANSLATE_NOOP("", "{path} is being re-encrypted by another MFS Desktop "
+                                                            "process; try again when it is done."), path=path) from None
         self._fd = fd
 
     @contextlib.contextmanager
@@ -222,8 +221,8 @@ class _Presence:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fcntl.flock(self._fd, fcntl.LOCK_SH)  # a failed conversion may have dropped it
-            raise DatabaseBusy("Another MFS Desktop window or command has this database open: close it, then "
-                               "change the key. Nothing was changed.") from None
+            raise DatabaseBusy(QT_TRANSLATE_NOOP("", "Another MFS Desktop window or command has this database open: "
+                                                     "close it, then change the key. Nothing was changed.")) from None
         try:
             yield
         finally:
@@ -325,7 +324,8 @@ class Database:
         try:
             connection.execute("BEGIN IMMEDIATE")
         except sqlcipher3.OperationalError as exc:
-            raise DatabaseBusy(f"The database is busy (another MFS Desktop process is writing): {exc}.") from exc
+            raise DatabaseBusy.worded(QT_TRANSLATE_NOOP("", "The database is busy (another MFS Desktop process is "
+                                                            "writing): {error}."), error=exc) from exc
         try:
             result = change(connection)
             connection.execute("COMMIT")
@@ -335,8 +335,10 @@ class Database:
             with contextlib.suppress(sqlcipher3.OperationalError):
                 connection.execute("ROLLBACK")
             if isinstance(exc, sqlcipher3.OperationalError) and "full" in str(exc):
-                raise DiskFull(f"The disk holding {self.path.parent} is full: the last change was not stored "
-                               "(everything stored before it is intact). Free some space and try again.") from exc
+                raise DiskFull.worded(QT_TRANSLATE_NOOP("", "The disk holding {folder} is full: the last change was "
+                                                            "not stored (everything stored before it is intact). Free "
+                                                            "some space and try again."),
+                                      folder=self.path.parent) from exc
             raise
 
     def rekey(self, new_key: bytes) -> None:

@@ -12,6 +12,7 @@ from mfs_desktop.errors import InvalidInput
 from mfs_desktop.store.database import Connection, Database
 from mfs_desktop.store.ledger import LedgerEvent, LedgerOutcome, record_in_transaction
 from mfs_desktop.store.transcript import _read_visible_message, _require_live
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 
 def pinned_uids(database: Database, conversation_id: str) -> list[int]:
@@ -30,7 +31,8 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
         _require_live(connection, conversation_id)
         message = _read_visible_message(connection, conversation_id, uid)
         if message.role != "user":
-            raise InvalidInput(f"Message {uid} is the {message.role}'s; only your own messages can be pinned.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message {uid} is the {role}'s; only your own messages can "
+                                                            "be pinned."), uid=uid, role=message.role)
         if pinned:
             changed = connection.execute(
                 "INSERT OR IGNORE INTO pins (conversation_id, uid, pinned_at) VALUES (?, ?, ?)",
@@ -40,7 +42,8 @@ def set_pinned(database: Database, conversation_id: str, uid: int, pinned: bool,
             changed = connection.execute("DELETE FROM pins WHERE conversation_id = ? AND uid = ?",
                                          (conversation_id, uid)).rowcount
         if not changed:
-            raise InvalidInput(f"Message {uid} is {'already' if pinned else 'not'} pinned.")
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Message {uid} is already pinned.") if pinned
+                                      else QT_TRANSLATE_NOOP("", "Message {uid} is not pinned."), uid=uid)
         slot_text = render_slot()
         connection.execute("UPDATE conversations SET block_version = block_version + 1, slot_snapshot = ? WHERE id = ?",
                            (slot_text, conversation_id))

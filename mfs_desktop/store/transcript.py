@@ -24,6 +24,7 @@ from mfs_desktop.store.models import (
     Retraction,
     sha256_text,
 )
+from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 TITLE_CHARS = 80
 
@@ -144,7 +145,7 @@ class TranscriptStore:
         """The user's own edit of a recorded value; like the assistant's, it reaches the
         knowledge slot with the next compaction, never mid-prefix."""
         if not key.strip() or not value.strip():
-            raise InvalidInput("A recorded value needs a name and a value.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "A recorded value needs a name and a value."))
         self._change_live(conversation_id, "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, "
                           "source_uid, updated_at) VALUES (?, ?, ?, NULL, ?)",
                           (conversation_id, key.strip(), value.strip(), time.time() if now is None else now))
@@ -173,7 +174,7 @@ class TranscriptStore:
             conversation = _require_live(connection, conversation_id)
             original = _read_visible_message(connection, conversation_id, uid)
             if original.role == "tool":
-                raise InvalidInput("Tool results are not edited; delete the answer instead.")
+                raise InvalidInput(QT_TRANSLATE_NOOP("", "Tool results are not edited; delete the answer instead."))
             later = [row[0] for row in connection.execute(
                 f"SELECT uid FROM messages m WHERE conversation_id = ? AND uid >= ? AND {_VISIBLE}",
                 (conversation_id, uid),
@@ -245,7 +246,8 @@ class TranscriptStore:
         def change(connection: Connection) -> None:
             conversation = _read_conversation(connection, conversation_id)
             if conversation.trashed_at is None:
-                raise InvalidInput(f"Conversation {conversation_id} is not in the trash.")
+                raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {id} is not in the trash."),
+                                          id=conversation_id)
             connection.execute("UPDATE conversations SET trashed_at = NULL WHERE id = ?", (conversation_id,))
 
         self._db.write(change)
@@ -299,7 +301,7 @@ def append_in_transaction(
         if draft.role == "user":
             turn += 1
         elif turn == 0:
-            raise InvalidInput("A conversation starts with a user message.")
+            raise InvalidInput(QT_TRANSLATE_NOOP("", "A conversation starts with a user message."))
         rows.append(_message_row(conversation, draft, top_uid + offset, turn, stamp, None))
     insert_messages(connection, rows)
     first_user = next((d.text for d in drafts if d.role == "user"), None)
@@ -317,14 +319,15 @@ def _read_conversation(connection: Connection, conversation_id: str) -> Conversa
         f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)
     ).fetchone()
     if row is None:
-        raise NotFound(f"No conversation with id {conversation_id}.")
+        raise NotFound.worded(QT_TRANSLATE_NOOP("", "No conversation with id {id}."), id=conversation_id)
     return Conversation(*row)
 
 
 def _require_live(connection: Connection, conversation_id: str) -> Conversation:
     conversation = _read_conversation(connection, conversation_id)
     if conversation.trashed_at is not None:
-        raise InvalidInput(f"Conversation {conversation_id} is in the trash; restore it first.")
+        raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {id} is in the trash; restore it first."),
+                                  id=conversation_id)
     return conversation
 
 
@@ -334,7 +337,8 @@ def _read_visible_message(connection: Connection, conversation_id: str, uid: int
         (conversation_id, uid),
     ).fetchone()
     if row is None:
-        raise NotFound(f"No message {uid} in the current view of conversation {conversation_id}.")
+        raise NotFound.worded(QT_TRANSLATE_NOOP("", "No message {uid} in the current view of conversation {id}."),
+                              uid=uid, id=conversation_id)
     return _message_from_row(row)
 
 

@@ -15,7 +15,7 @@ from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session, open_session
 from mfs_desktop.services.ui_language import load_language
 from mfs_desktop.services.unlock import DataDir
-from mfs_desktop.ui.i18n import install_language, tr
+from mfs_desktop.ui.i18n import error_text, install_language
 from mfs_desktop.ui.look import apply_look
 from mfs_desktop.ui.main_window import MainWindow
 from mfs_desktop.ui.unlock_dialog import UnlockDialog
@@ -41,7 +41,7 @@ def unlock_interactively(
             return open_session(data_dir, lambda new, given=typed: given)
         except (PassphraseRequired, WrongPassphrase) as fault:
             if typed is not None:
-                error = fault.message
+                error = error_text(fault)
             typed = ask(data_dir, not data_dir.vault.exists(), error)
             if typed is None:
                 return None
@@ -59,7 +59,7 @@ def run_app(data_dir: DataDir, quit_after_shown_ms: int | None = None) -> int:
     try:
         session = unlock_interactively(data_dir)
     except EnvironmentFault as fault:
-        QMessageBox.critical(None, "MFS Desktop", tr(fault.message))
+        QMessageBox.critical(None, "MFS Desktop", error_text(fault))
         raise
     if session is None:
         return 0

@@ -78,7 +78,7 @@ def describe_model_file(path_text: str) -> tuple[bool, str, int | None]:
         path = Path(path_text).expanduser() if path_text.strip() else default_model_path()
         check_gguf(path)
     except EnvironmentFault as fault:
-        return False, fault.message, None
+        return False, error_text(fault), None
     info = read_model_info(path)
     if info.problem:
         return False, tr("{file} cannot be used: {problem}").format(file=path.name, problem=info.problem), None

@@ -31,7 +31,7 @@ class UnlockDialog(QDialog):
         self.confirmation.setPlaceholderText(tr("Passphrase again"))
         self.confirmation.setVisible(creating)
         layout.addWidget(self.confirmation)
-        self.error = QLabel(tr(error))
+        self.error = QLabel(error)  # already in the interface's language
         self.error.setStyleSheet("color: #b3261e")
         self.error.setVisible(bool(error))
         self.error.setWordWrap(True)
