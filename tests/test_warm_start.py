@@ -68,7 +68,7 @@ def test_every_file_in_the_data_folder_is_sealed(session: Session) -> None:
         assert WORD.encode() not in data and WORD.encode("utf-16-le") not in data, path
         assert not data.startswith(b"SQLite format 3"), path
         if path.parent.name == FOLDER:
-            assert data.startswith(b"MFSKV1")
+            assert data.startswith(b"MFSKV2")
 
 
 def test_a_damaged_or_foreign_cache_is_ignored_and_never_used(session: Session, caplog) -> None:
@@ -204,4 +204,4 @@ def test_answers_quicker_than_the_disk_keep_only_the_newest_copy_waiting(session
     assert 1 <= len(saved) <= 2  # the first may already be on its way; the other four coalesce
     from mfs_desktop.runtime.kv_cache import unseal
 
-    assert unseal(saved[-1], warm._key, conversation).text == "text 5"  # the newest copy is the one kept
+    assert unseal(b"".join(saved[-1]), warm._key, conversation).text == "text 5"  # the newest copy is the one kept

@@ -182,7 +182,7 @@ class EmbeddedModel:
         if not written:
             return None
         return CacheSnapshot(self.identity, self.window, tuple(self._cached_tokens[:count]), self._cached_text,
-                             bytes(buffer)[:written])
+                             memoryview(buffer).cast("B")[:written])  # no copy: tens of MB, under the GIL
 
     def restore_cache(self, snapshot: CacheSnapshot) -> bool:
         """Load a saved cache made by this model file at this window; False (and an empty
@@ -191,7 +191,9 @@ class EmbeddedModel:
                 not 0 < len(snapshot.token_ids) < self.window:
             return False
         self.clear_cache()
-        buffer = (ctypes.c_uint8 * len(snapshot.state)).from_buffer_copy(snapshot.state)
+        kind = ctypes.c_uint8 * len(snapshot.state)
+        state = snapshot.state
+        buffer = kind.from_buffer(state) if isinstance(state, bytearray) else kind.from_buffer_copy(state)
         if llama_cpp.llama_state_seq_set_data(self._llama._ctx.ctx, buffer, len(snapshot.state), 0) == 0:
             self.clear_cache()
             return False

@@ -19,8 +19,13 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-MAGIC = b"MFSKV1"
+MAGIC = b"MFSKV2"  # MFSKV1 (one AES-GCM message) is ignored as "an older format" and replaced
 _IDENTITY_SPAN = 1 << 20
+# Sealed a MiB at a time: AES-GCM and the copies around it hold the GIL, and one 50 MB message
+# stopped the window's event loop for 25-45 ms after every answer; a MiB takes about 1 ms.
+CHUNK = 1 << 20
+_RECORD = struct.Struct("<I")
+_PREFIX = 8  # random nonce prefix; a chunk's nonce is the prefix and its index
 
 
 class CacheUnusable(Exception):
@@ -33,7 +38,7 @@ class CacheSnapshot:
     window: int
     token_ids: tuple[int, ...]
     text: str  # what the ids stand for, so the next prompt is tokenized the same way
-    state: bytes  # llama.cpp's sequence state: the KV cells of those ids
+    state: bytes | bytearray | memoryview  # llama.cpp's sequence state: the KV cells of those ids
 
 
 def model_identity(path: Path) -> str:
@@ -48,30 +53,65 @@ def model_identity(path: Path) -> str:
     return digest.hexdigest()[:32]
 
 
-def seal(snapshot: CacheSnapshot, key: bytes, conversation_id: str) -> bytes:
+def _chunk_key(conversation_id: str, index: int, last: bool) -> bytes:
+    """Each chunk authenticates its place: reordered, dropped or appended chunks do not open."""
+    return conversation_id.encode("utf-8") + struct.pack("<I?", index, last)
+
+
+def seal(snapshot: CacheSnapshot, key: bytes, conversation_id: str) -> list[bytes]:
+    """The sealed cache as pieces to write one after another (joined, they are the file)."""
     header = json.dumps({"model_id": snapshot.model_id, "window": snapshot.window,
                          "tokens": len(snapshot.token_ids), "text": snapshot.text}).encode("utf-8")
     ids = struct.pack(f"<{len(snapshot.token_ids)}i", *snapshot.token_ids)
-    plain = struct.pack("<I", len(header)) + header + ids + snapshot.state
-    nonce = os.urandom(12)
-    return MAGIC + nonce + AESGCM(key).encrypt(nonce, plain, conversation_id.encode("utf-8"))
+    state = memoryview(snapshot.state).cast("B")
+    chunks = [_RECORD.pack(len(header)) + header + ids] + [state[at:at + CHUNK] for at in range(0, len(state), CHUNK)]
+    cipher, prefix = AESGCM(key), os.urandom(_PREFIX)
+    pieces = [MAGIC + prefix + _RECORD.pack(len(state))]
+    for index, chunk in enumerate(chunks):
+        sealed = cipher.encrypt(prefix + _RECORD.pack(index), chunk,
+                                _chunk_key(conversation_id, index, index == len(chunks) - 1))
+        pieces += [_RECORD.pack(len(sealed)), sealed]
+    return pieces
 
 
 def unseal(blob: bytes, key: bytes, conversation_id: str) -> CacheSnapshot:
-    if not blob.startswith(MAGIC) or len(blob) < len(MAGIC) + 12 + 16:
+    if blob.startswith(MAGIC[:-1]) and not blob.startswith(MAGIC):
+        raise CacheUnusable("an older format")
+    start = len(MAGIC) + _PREFIX + _RECORD.size
+    if not blob.startswith(MAGIC) or len(blob) < start:
         raise CacheUnusable("not a saved cache")
-    nonce = blob[len(MAGIC):len(MAGIC) + 12]
+    prefix = blob[len(MAGIC):len(MAGIC) + _PREFIX]
+    (state_size,) = _RECORD.unpack_from(blob, start - _RECORD.size)
+    view, cipher, state = memoryview(blob), AESGCM(key), bytearray(state_size)
+    at, filled, index, head = start, 0, 0, b""
     try:
-        plain = AESGCM(key).decrypt(nonce, blob[len(MAGIC) + 12:], conversation_id.encode("utf-8"))
+        while at < len(blob):
+            (length,) = _RECORD.unpack_from(blob, at)
+            end = at + _RECORD.size + length
+            if end > len(blob):
+                raise CacheUnusable("cut short")
+            plain = cipher.decrypt(prefix + _RECORD.pack(index), view[at + _RECORD.size:end],
+                                   _chunk_key(conversation_id, index, end == len(blob)))
+            if index == 0:
+                head = plain
+            elif filled + len(plain) > state_size:
+                raise CacheUnusable("malformed inside (more state than announced)")
+            else:
+                state[filled:filled + len(plain)] = plain
+                filled += len(plain)
+            at, index = end, index + 1
     except InvalidTag:
-        raise CacheUnusable("does not authenticate (damaged, another key or another conversation)") from None
+        raise CacheUnusable("does not authenticate (damaged, cut short, another key or another conversation)") \
+            from None
+    except struct.error:
+        raise CacheUnusable("cut short") from None
+    if index == 0 or filled != state_size:
+        raise CacheUnusable("cut short")
     try:
-        (length,) = struct.unpack_from("<I", plain)
-        header = json.loads(plain[4:4 + length])
+        (length,) = _RECORD.unpack_from(head)
+        header = json.loads(head[4:4 + length])
         count = int(header["tokens"])
-        start = 4 + length
-        ids = struct.unpack_from(f"<{count}i", plain, start)
-        return CacheSnapshot(str(header["model_id"]), int(header["window"]), tuple(ids), str(header["text"]),
-                             plain[start + 4 * count:])
+        ids = struct.unpack_from(f"<{count}i", head, 4 + length)
+        return CacheSnapshot(str(header["model_id"]), int(header["window"]), tuple(ids), str(header["text"]), state)
     except (struct.error, ValueError, KeyError, TypeError) as error:
         raise CacheUnusable(f"malformed inside ({type(error).__name__})") from None

@@ -9,6 +9,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from mfs_desktop.store.database import Connection, Database
@@ -25,10 +26,12 @@ class KvStateStore:
         self.cap_bytes = cap_bytes
         self.folder = database.path.parent / FOLDER
 
-    def save(self, conversation_id: str, blob: bytes, model_id: str, window: int, tokens: int) -> int:
-        """Keep the sealed `blob` as the conversation's cache; returns the bytes written (0 when
-        the cap is 0 or the cache alone exceeds it)."""
-        if not self.cap_bytes or len(blob) > self.cap_bytes:
+    def save(self, conversation_id: str, pieces: Sequence[bytes | memoryview], model_id: str, window: int,
+             tokens: int) -> int:
+        """Keep the sealed cache, written piece by piece, as the conversation's; returns the bytes
+        written (0 when the cap is 0 or the cache alone exceeds it)."""
+        size = sum(len(piece) for piece in pieces)
+        if not self.cap_bytes or size > self.cap_bytes:
             self.delete(conversation_id)
             return 0
         self.folder.mkdir(mode=0o700, exist_ok=True)
@@ -36,7 +39,8 @@ class KvStateStore:
         temporary = self.folder / (name + ".part")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(blob)
+            for piece in pieces:
+                handle.write(piece)
         os.replace(temporary, self.folder / name)
 
         def change(connection: Connection) -> str | None:
@@ -48,14 +52,14 @@ class KvStateStore:
             connection.execute(
                 "INSERT OR REPLACE INTO kv_states (conversation_id, file_name, model_id, window, tokens, bytes, "
                 "used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, name, model_id, window, tokens, len(blob), time.time()))
+                (conversation_id, name, model_id, window, tokens, size, time.time()))
             return old[0] if old else None
 
         stale = self._db.write(change)
         if stale:
             (self.folder / stale).unlink(missing_ok=True)
         self.evict()
-        return len(blob)
+        return size
 
     def load(self, conversation_id: str, model_id: str, window: int) -> bytes | None:
         """The sealed cache of the conversation if it was made by this model at this window."""
