@@ -107,6 +107,26 @@ def test_not_enough_disk_is_refused_before_any_request(served, tmp_path: Path) -
     assert file.requests == [] and list(tmp_path.iterdir()) == []
 
 
+def test_a_url_of_unknown_size_is_refused_once_its_length_shows_it_cannot_fit(tmp_path: Path) -> None:
+    """A plain URL gives no size up front: the response's Content-Length is checked before any
+    byte is written."""
+    def huge(handler, body: bool) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Length", str(10**16))
+        handler.end_headers()
+        if body:
+            handler.wfile.write(b"GGUF" + bytes(1 << 16))
+
+    server = FileServer({}, route=huge)
+    try:
+        with pytest.raises(DiskFull, match="GB free"):
+            download(DownloadSource(server.url("/big.gguf"), "big.gguf"), tmp_path / "big.gguf")
+    finally:
+        server.stop()
+    part = part_paths(tmp_path / "big.gguf")[0]
+    assert not (tmp_path / "big.gguf").exists() and (not part.exists() or part.stat().st_size == 0)
+
+
 def test_a_missing_file_is_a_plain_404(served, tmp_path: Path) -> None:
     server, _file = served
     with pytest.raises(DownloadFailed, match="no file at .*404"):

@@ -163,6 +163,8 @@ def _fetch(http: httpx.Client, source: DownloadSource, part: Path, meta: Path,
                 have = 0
             meta.write_text(json.dumps({"url": source.url, "validator": _response_validator(response)}), "utf-8")
             total = source.size or _total_length(response, have if resuming else 0)
+            if source.size is None and total is not None:  # a plain URL tells its size only now
+                _check_disk(part.parent, total - have)
             _receive(response, part, "ab" if resuming else "wb", have, total, on_progress, cancelled, started_with)
     except (httpx.TransportError, httpx.StreamError) as error:
         raise _Dropped(type(error).__name__) from None

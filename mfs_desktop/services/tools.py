@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.protocol import ToolCall
 from mfs_desktop.services.session import Session
-from mfs_desktop.store.database import Connection
 
 RECALL_MAX_MESSAGES = 200
 RECALL_MAX_CHARS = 12_000
@@ -92,14 +91,8 @@ class ToolRunner:
 
     def _record_value(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
         key, value = _text(arguments, "key", 200), _text(arguments, "value", 4000)
-
-        def change(connection: Connection) -> None:
-            connection.execute(
-                "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, source_uid, updated_at) "
-                "VALUES (?, ?, ?, ?, ?)", (conversation_id, key, value, call_uid, time.time()))
-
-        self.session.database.write(change)
-        return f"recorded {key}"
+        self.session.transcript.set_knowledge(conversation_id, key, value, source_uid=call_uid)
+        return f"recorded {key.strip()}"
 
     def _read_document(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
         snapshot = _text(arguments, "snapshot", 64).lower()

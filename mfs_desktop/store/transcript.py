@@ -141,14 +141,14 @@ class TranscriptStore:
             (conversation_id,))
         return [tuple(row) for row in rows]
 
-    def set_knowledge(self, conversation_id: str, key: str, value: str, *, now: float | None = None) -> None:
-        """The user's own edit of a recorded value; like the assistant's, it reaches the
-        knowledge slot with the next compaction, never mid-prefix."""
+    def set_knowledge(self, conversation_id: str, key: str, value: str, *, now: float | None = None,
+                      source_uid: int | None = None) -> None:
+        """A recorded value, the user's or a tool call's (`source_uid`); the slot gets it at the next compaction."""
         if not key.strip() or not value.strip():
             raise InvalidInput(QT_TRANSLATE_NOOP("", "A recorded value needs a name and a value."))
         self._change_live(conversation_id, "INSERT OR REPLACE INTO knowledge (conversation_id, key, value, "
-                          "source_uid, updated_at) VALUES (?, ?, ?, NULL, ?)",
-                          (conversation_id, key.strip(), value.strip(), time.time() if now is None else now))
+                          "source_uid, updated_at) VALUES (?, ?, ?, ?, ?)",
+                          (conversation_id, key.strip(), value.strip(), source_uid, now or time.time()))
 
     def delete_knowledge(self, conversation_id: str, key: str) -> None:
         self._change_live(conversation_id, "DELETE FROM knowledge WHERE conversation_id = ? AND key = ?",
