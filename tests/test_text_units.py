@@ -90,6 +90,17 @@ def test_the_instruction_benchmark_meets_its_targets_in_every_language(labelled:
     ("Keep it short when I'm at work.", 0),
     ("Du kannst mich ruhig duzen.", 0),  # leave to use "du": naming by permission
     ("Mich duzen alle hier", None),  # how others address the speaker
+    # a future occasion or whatever comes binds like "when" and "any": found as the planted run
+    # of bench_peers lost two such wishes in its compacted history
+    ("Spell out acronyms the first time you use them.", 0),
+    ("Écris les sigles en entier la première fois.", 0),
+    ("Ask me first before you buy anything.", 0),
+    ("Check with me before you plan something on Sundays.", 0),  # a habit of the calendar
+    ("週末は予定を入れないでください", 0),
+    ("That was the first time anyone called me brave.", None),  # told, not asked
+    ("Anything is possible if you believe.", None),
+    ("我第一次去北京是在2019年", None),
+    ("I went hiking on weekends as a kid.", None),
 ])
 def test_binding_reads_structure_in_everyday_phrasing(sentence: str, expected: int | None) -> None:
     assert binding_class(sentence) == expected

@@ -61,8 +61,15 @@ _RULE = re.compile("(?i)" + _latin(
     r"siempre", r"nunca", r"jamás", r"cada( \w+)?", r"cuando", r"si (me|te)", r"cualquier(a)?", r"n'importe (quel|quelle|quoi)",
     r"irgendein\w*", r"(bei|in|für|zu) allen?", r"alle (\w+ )?(antworten|vorschläge|beispiele|rezepte)", r"tou(te)?s les",
     r"à chaque", r"tod[oa]s l[oa]s", r"en tod[oa]s",
-) + "|一律|每次|每回|总是|始终|永远|所有|任何|都要|都用|都加|的时候|如果|"
-    "老是|いちいち|その都度|たびに|度に|毎度|たら[、，,]|いつも|常に|必ず|毎回|ずっと|絶対|ときは|時は|場合は")
+    # whatever comes: "anything/anyone", and a future occasion, like "when" ("the first time you …")
+    r"any(thing|one|body|where)", r"the first time", r"beim ersten mal", r"das erste mal", r"la première fois",
+    r"la primera vez", r"quoi que ce soit", r"nadie",
+    # a habit of the calendar: plural days, weekends, every working day
+    r"on (week ?ends|weekdays|workdays|(mon|tues|wednes|thurs|fri|satur|sun)days)", r"at (the )?weekends?",
+    r"am wochenende", r"an wochenenden", r"wochenends", r"werktags", r"(mon|diens|donners|frei|sonn)tags", r"samstags",
+    r"le week-end", r"les week-ends", r"los fines de semana", r"los (lunes|martes|miércoles|jueves|viernes|sábados|domingos)",
+) + "|一律|每次|每回|总是|始终|永远|所有|任何|都要|都用|都加|的时候|如果|第一次|周末|工作日|"
+    "老是|いちいち|その都度|たびに|度に|毎度|たら[、，,]|いつも|常に|必ず|毎回|ずっと|絶対|ときは|時は|場合は|初めて|週末|平日")
 # About how to answer or how to treat the user: a rule of the exchange, not a task.
 _MANNER = re.compile("(?i)" + _latin(
     r"answers?", r"repl(y|ies)", r"responses?", r"words", r"sentences?", r"paragraphs?", r"bullet( points)?",
