@@ -275,3 +275,14 @@ def test_a_refused_document_is_explained_in_chinese_with_its_name(chinese) -> No
     with pytest.raises(InvalidInput) as empty:
         document_text(b"   \n", "notes.txt")
     assert error_text(empty.value) == "notes.txt 是空的。"
+
+
+def test_the_import_preview_is_worded_in_chinese_and_stays_english_for_the_terminal(chinese) -> None:
+    from mfs_desktop.services.foreign_import import ForeignExport
+
+    export = ForeignExport("chatgpt", (), {"system messages": 2, "images and files": 1, "dalle parts": 1})
+    assert export.preview() == ("ChatGPT export: 0 conversations, 0 messages (left out: 1 dalle parts, "
+                                "1 images and files, 2 system messages)")
+    shown = export.preview(tr)
+    assert shown.startswith("ChatGPT 导出文件：0 个对话，0 条消息") and "系统消息 2 条" in shown
+    assert "dalle parts 1 条" in shown  # a kind the export names itself is shown as written

@@ -1900,7 +1900,7 @@ Import them?</source>
         <message>
             <location line="+34" />
             <source>{title}   ·   epoch {epoch}</source>
-            <translation>{title}   ·   纪元 {epoch}</translation>
+            <translation>{title}   ·   第 {epoch} 版</translation>
         </message>
         <message>
             <location filename="../mfs_desktop/vault/vault_file.py" line="+84" />
@@ -2018,7 +2018,7 @@ Import them?</source>
             <translation>连接反复中断（{reason}）；请再次下载，将从第 {size:,} 字节处继续下载。</translation>
         </message>
         <message>
-            <location line="+81" />
+            <location line="+83" />
             <source>The server refused the download ({status}): the file needs a login or accepted terms. For the Hugging Face Hub, accept the model's terms on its page and save a token with `mfs-desktop models token`.</source>
             <translation>服务器拒绝了下载（{status}）：该文件需要登录或接受使用条款。对于 Hugging Face Hub，请在模型页面上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
         </message>
@@ -2058,7 +2058,7 @@ Import them?</source>
             <translation>{path} 不含聊天模板；请选择经过指令微调的 GGUF 模型。</translation>
         </message>
         <message>
-            <location line="+151" />
+            <location line="+153" />
             <source>The prompt needs {count} tokens; the model window is {window}.</source>
             <translation>提示需要 {count} 个 token，而模型窗口只有 {window} 个。</translation>
         </message>
@@ -2299,7 +2299,22 @@ Import them?</source>
             <translation>无法读取 {path}：{error}。</translation>
         </message>
         <message>
-            <location line="+46" />
+            <location line="+20" />
+            <source>{count:,} {reason}</source>
+            <translation>{reason} {count:,} 条</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{app} export: {conversations:,} conversations, {messages:,} messages</source>
+            <translation>{app} 导出文件：{conversations:,} 个对话，{messages:,} 条消息</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source> (left out: {skipped})</source>
+            <translation>（不导入：{skipped}）</translation>
+        </message>
+        <message>
+            <location line="+26" />
             <source>{path} is a zip without a {member}: not a ChatGPT or Claude export.</source>
             <translation>{path} 是 zip 压缩包，但其中没有 {member}：不是 ChatGPT 或 Claude 的导出文件。</translation>
         </message>
@@ -2342,6 +2357,51 @@ Import them?</source>
             <location line="+5" />
             <source>Conversation {number} of the export is malformed ({kind}: {detail}); nothing was imported.</source>
             <translation>导出文件中的第 {number} 个对话格式有误（{kind}：{detail}）；未导入任何内容。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>empty conversations</source>
+            <translation>空对话</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>images and files</source>
+            <translation>图片和文件</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>system messages</source>
+            <translation>系统消息</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>tool messages</source>
+            <translation>工具消息</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>unknown messages</source>
+            <translation>未知角色的消息</translation>
+        </message>
+        <message>
+            <location line="+13" />
+            <source>NUL characters replaced</source>
+            <translation>已替换的空字符</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>assistant messages before the first user message</source>
+            <translation>第一条用户消息之前的助手消息</translation>
+        </message>
+        <message>
+            <location line="+27" />
+            <source>hidden messages</source>
+            <translation>隐藏消息</translation>
+        </message>
+        <message>
+            <location line="+15" />
+            <source>unknown parts</source>
+            <translation>未知类型的内容</translation>
         </message>
         <message>
             <location filename="../mfs_desktop/services/import_checks.py" line="+32" />

@@ -42,11 +42,16 @@ class ForeignExport:
     conversations: tuple[ForeignConversation, ...]
     skipped: dict[str, int] = field(default_factory=dict)  # why -> how many messages
 
-    def preview(self) -> str:
+    def preview(self, translate: Callable[[str], str] = str) -> str:
+        """What the export holds and leaves out; the window passes its `tr`, the CLI prints English."""
         messages = sum(len(c.messages) for c in self.conversations)
-        skipped = ", ".join(f"{count:,} {why}" for why, count in sorted(self.skipped.items()) if count)
-        return (f"{APP_NAMES[self.app]} export: {len(self.conversations):,} conversations, {messages:,} messages"
-                + (f" (left out: {skipped})" if skipped else ""))
+        each = translate(QT_TRANSLATE_NOOP("", "{count:,} {reason}"))
+        skipped = ", ".join(each.format(count=count, reason=translate(why))
+                            for why, count in sorted(self.skipped.items()) if count)
+        held = translate(QT_TRANSLATE_NOOP("", "{app} export: {conversations:,} conversations, {messages:,} messages"))
+        line = held.format(app=APP_NAMES[self.app], conversations=len(self.conversations), messages=messages)
+        return line + (translate(QT_TRANSLATE_NOOP("", " (left out: {skipped})")).format(skipped=skipped)
+                       if skipped else "")
 
 
 APP_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude"}
@@ -131,8 +136,18 @@ def read_foreign_export(document: object) -> ForeignExport:
         if conversation is not None:
             conversations.append(conversation)
         else:
-            skipped["empty conversations"] = skipped.get("empty conversations", 0) + 1
+            _count(skipped, QT_TRANSLATE_NOOP("", "empty conversations"))
     return ForeignExport(app, tuple(conversations), skipped)
+
+
+_FILES = QT_TRANSLATE_NOOP("", "images and files")
+# The roles an export may hold besides the two imported; another is named as it is written.
+_ROLES = {"system": QT_TRANSLATE_NOOP("", "system messages"), "tool": QT_TRANSLATE_NOOP("", "tool messages"),
+          "": QT_TRANSLATE_NOOP("", "unknown messages")}
+
+
+def _role_messages(role: object) -> str:
+    return _ROLES.get(str(role or ""), f"{role} messages")
 
 
 def _count(skipped: dict[str, int], why: str) -> None:
@@ -141,7 +156,7 @@ def _count(skipped: dict[str, int], why: str) -> None:
 
 def _clean(text: str, skipped: dict[str, int]) -> str:
     if "\x00" in text:  # the transcript refuses NUL; shown as the replacement character instead
-        _count(skipped, "NUL characters replaced")
+        _count(skipped, QT_TRANSLATE_NOOP("", "NUL characters replaced"))
         return text.replace("\x00", "\ufffd")
     return text
 
@@ -150,7 +165,7 @@ def _finish(source_id: str, title: str, created_at: float, messages: list[Import
             skipped: dict[str, int]) -> ForeignConversation | None:
     while messages and messages[0].role != "user":  # a transcript starts with the user
         messages.pop(0)
-        _count(skipped, "assistant messages before the first user message")
+        _count(skipped, QT_TRANSLATE_NOOP("", "assistant messages before the first user message"))
     if not messages:
         return None
     return ForeignConversation(source_id, title.strip()[:200], created_at, tuple(messages))
@@ -177,7 +192,7 @@ def _chatgpt_conversation(item: dict, skipped: dict[str, int]) -> ForeignConvers
         content = message.get("content") or {}
         hidden = (message.get("metadata") or {}).get("is_visually_hidden_from_conversation")
         if role not in ("user", "assistant") or hidden:
-            _count(skipped, f"{role or 'unknown'} messages" if not hidden else "hidden messages")
+            _count(skipped, _role_messages(role) if not hidden else QT_TRANSLATE_NOOP("", "hidden messages"))
             continue
         text = _chatgpt_text(content, skipped)
         if not text.strip():
@@ -192,14 +207,14 @@ def _chatgpt_text(content: dict, skipped: dict[str, int]) -> str:
     if kind == "code":
         return "```\n" + str(content.get("text", "")) + "\n```"
     if kind not in ("text", "multimodal_text"):
-        _count(skipped, f"{kind or 'unknown'} parts")
+        _count(skipped, f"{kind} parts" if kind else QT_TRANSLATE_NOOP("", "unknown parts"))
         return ""
     pieces = []
     for part in content.get("parts") or []:
         if isinstance(part, str):
             pieces.append(part)
         else:
-            _count(skipped, "images and files")
+            _count(skipped, _FILES)
     return "\n".join(pieces)
 
 
@@ -217,12 +232,12 @@ def _claude_conversation(item: dict, skipped: dict[str, int]) -> ForeignConversa
     for message in item["chat_messages"]:
         role = {"human": "user", "assistant": "assistant"}.get(message.get("sender"))
         if role is None:
-            _count(skipped, f"{message.get('sender') or 'unknown'} messages")
+            _count(skipped, _role_messages(message.get("sender")))
             continue
         text = message.get("text") or "\n".join(
             part.get("text", "") for part in message.get("content") or [] if part.get("type") == "text")
         if message.get("attachments") or message.get("files"):
-            _count(skipped, "images and files")
+            _count(skipped, _FILES)
         if not str(text).strip():
             continue
         messages.append(ImportedMessage(role, _clean(str(text), skipped),

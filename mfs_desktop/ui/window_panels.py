@@ -203,7 +203,7 @@ class PanelsMixin:
 
     def _confirm_import(self, export: ForeignExport) -> None:
         answer = QMessageBox.question(self, tr("Import conversations"),
-                                      tr("{preview}.\n\nImport them?").format(preview=export.preview()))
+                                      tr("{preview}.\n\nImport them?").format(preview=export.preview(tr)))
         if answer != QMessageBox.StandardButton.Yes:
             return
         run_operation(lambda: import_foreign(self.session.database, export), self._imported, self._failed)
