@@ -39,6 +39,7 @@ def _talk(service: ChatService, turns: int = 3) -> str:
     conversation = service.session.transcript.create_conversation().id
     for turn in range(turns):
         service.send(conversation, f"Note {turn}: the {WORD} crate {turn} sits on shelf {turn * 7}. " * 8)
+    service.warm_start.keep()  # as when the model moves on to another conversation
     service.warm_start.flush()
     return conversation
 
@@ -171,37 +172,71 @@ def test_the_window_warms_an_opened_conversation_from_its_saved_cache(qtbot, ses
     qtbot.waitUntil(lambda: window.usage_label.text().endswith("context ready"), timeout=10_000)
 
 
-def test_answers_quicker_than_the_disk_keep_only_the_newest_copy_waiting(session: Session) -> None:
-    """Each copy of a long conversation's cache is tens of MB: copies waiting for the writer
-    are replaced, not queued."""
-    from mfs_desktop.runtime.kv_cache import CacheSnapshot
-    from mfs_desktop.services.warm_start import WarmStart
+class _Copies:
+    """A model that only hands out numbered cache copies (what WarmStart asks of it here)."""
 
-    class Copies:
-        identity, window, made = "m", 2048, 0
+    identity, window, made = "m", 2048, 0
+    warm = restore_cache = None
 
-        def snapshot_cache(self):
-            self.made += 1
-            return CacheSnapshot("m", 2048, (1, 2, self.made), f"text {self.made}", b"state" * 10)
+    def snapshot_cache(self):
+        from mfs_desktop.runtime.kv_cache import CacheSnapshot
 
-        warm = restore_cache = None
+        self.made += 1
+        return CacheSnapshot("m", 2048, (1, 2, self.made), f"text {self.made}", b"state" * 10)
 
-    conversation = session.transcript.create_conversation().id
-    warm = WarmStart(session.database, Copies())
+
+def _gated(warm) -> tuple[threading.Event, list]:
     gate, saved = threading.Event(), []
     real_save = warm.store.save
 
-    def slow_save(conversation_id, blob, model_id, window, tokens):
+    def slow_save(conversation_id, pieces, model_id, window, tokens):
         gate.wait(10)
-        saved.append(blob)
-        return real_save(conversation_id, blob, model_id, window, tokens)
+        saved.append((conversation_id, b"".join(pieces)))
+        return real_save(conversation_id, pieces, model_id, window, tokens)
 
     warm.store.save = slow_save
-    for _ in range(5):
-        warm.after_answer(conversation)
+    return gate, saved
+
+
+def test_a_conversation_is_kept_once_when_the_model_leaves_it_not_after_every_answer(session: Session) -> None:
+    from mfs_desktop.runtime.kv_cache import unseal
+    from mfs_desktop.services.warm_start import WarmStart
+
+    one, two = session.transcript.create_conversation().id, session.transcript.create_conversation().id
+    warm = WarmStart(session.database, _Copies())
+    gate, saved = _gated(warm)
+    gate.set()
+    for _ in range(4):
+        warm.after_answer(one)
+        warm.before_use(one)  # the next turn of the same conversation: nothing to keep yet
+    warm.flush()
+    assert saved == []
+    warm.before_use(two)  # the model moves to another conversation: the first is kept, once
+    warm.after_answer(two)
+    warm.flush()
+    assert [cid for cid, _ in saved] == [one]
+    warm.before_use(two)
+    warm.close()  # closing keeps the one held, answered since its last copy
+    assert [cid for cid, _ in saved] == [one, two]
+    assert unseal(saved[1][1], warm._key, two).text == "text 2"
+
+
+def test_copies_quicker_than_the_disk_keep_only_the_newest_waiting(session: Session) -> None:
+    """Each copy of a long conversation's cache is tens of MB: copies waiting for the writer
+    are replaced, one per conversation, not queued."""
+    from mfs_desktop.runtime.kv_cache import unseal
+    from mfs_desktop.services.warm_start import WarmStart
+
+    one, two = session.transcript.create_conversation().id, session.transcript.create_conversation().id
+    warm = WarmStart(session.database, _Copies())
+    gate, saved = _gated(warm)
+    for _ in range(5):  # back and forth between two conversations, an answer in each
+        warm.after_answer(one)
+        warm.before_use(two)
+        warm.after_answer(two)
+        warm.before_use(one)
     gate.set()
     warm.close()
-    assert 1 <= len(saved) <= 2  # the first may already be on its way; the other four coalesce
-    from mfs_desktop.runtime.kv_cache import unseal
-
-    assert unseal(b"".join(saved[-1]), warm._key, conversation).text == "text 5"  # the newest copy is the one kept
+    assert 2 <= len(saved) <= 3  # the first may already be on its way; the rest coalesce per conversation
+    newest = {cid: unseal(blob, warm._key, cid).text for cid, blob in saved}
+    assert newest == {one: "text 9", two: "text 10"}  # the newest copy of each is the one kept

@@ -87,6 +87,8 @@ class Turn:
         rounds = sum(1 for m in done if m.role == "tool")
         usages: list[Usage] = []
         started = time.perf_counter()
+        if service.warm_start is not None:  # the conversation the cache leaves is kept first
+            service.warm_start.before_use(generation.conversation_id)
         try:
             while True:
                 choice = "auto" if rounds < service.max_tool_rounds else "none"
@@ -114,7 +116,7 @@ class Turn:
             status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
-        if service.warm_start is not None:  # kept for the next process: a reopen answers as fast
+        if service.warm_start is not None:  # kept when the model leaves it: a reopen answers as fast
             service.warm_start.after_answer(generation.conversation_id)
         if assembled is not None:
             # The next request is this one plus the answer until an event changes the block: a

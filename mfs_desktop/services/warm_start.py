@@ -1,9 +1,13 @@
 """Warm start: a reopened conversation answers as fast as a continued one.
 
-After each answer the model's KV cache (the prompt and the answer, as llama.cpp holds them) is
-sealed and kept for the conversation. Opening the conversation again loads it when it was made
-by the same model file at the same window and its tokens begin the prompt about to be sent;
-then whatever the prompt adds is prefilled in the background while the person reads and types.
+When the model leaves a conversation it answered in (for another one, or as the app closes),
+its KV cache (the prompt and the answer, as llama.cpp holds them) is sealed and kept for that
+conversation: one copy per visit rather than one per answer, which at tens of MB per 1,000
+tokens (hundreds for a 7B model) spared the disk a full rewrite after every reply. A crash
+loses only the visit's copy: the conversation then prefills once, as on a first open.
+Opening the conversation again loads the copy when it was made by the same model file at the
+same window and its tokens begin the prompt about to be sent; then whatever the prompt adds is
+prefilled in the background while the person reads and types.
 A cache that does not open, does not match or does not load is ignored (logged), never used.
 Sealing and writing run on a thread of their own: the answer is not held up by the disk.
 """
@@ -45,18 +49,33 @@ class WarmStart:
         self._lock = threading.Lock()
         self._waiting: dict[str, CacheSnapshot] = {}
         self.holding: str | None = None  # the conversation the model's cache is now about
+        self._answered = False  # the holding conversation was answered since its cache was kept
 
     @staticmethod
     def supports(model) -> bool:
         return all(hasattr(model, name) for name in ("warm", "snapshot_cache", "restore_cache"))
 
     def after_answer(self, conversation_id: str) -> None:
-        """On the model's thread, right after an answer: copy the cache out; seal and write it
-        beside the database on the writer thread. Answers quicker than the disk replace the
-        copy still waiting (one per conversation), so at most one waits in memory."""
-        self.holding = conversation_id
-        snapshot = self.model.snapshot_cache()
-        if snapshot is None:
+        """On the model's thread, right after an answer: the cache now holds this conversation,
+        to be kept when the model leaves it."""
+        self.holding, self._answered = conversation_id, True
+
+    def before_use(self, conversation_id: str) -> None:
+        """On the model's thread, before the model works for `conversation_id`: if that moves it
+        off a conversation answered since its last copy, that one's cache is kept first."""
+        if self.holding not in (None, conversation_id):
+            self.keep()
+
+    def keep(self) -> None:
+        """On the model's thread: keep the conversation held now if it was answered since its
+        last copy (the model leaves it, the app closes). The copy is sealed and written beside
+        the database on the writer thread; copies quicker than the disk replace the one still
+        waiting (one per conversation)."""
+        if not self._answered:
+            return
+        conversation_id, self._answered = self.holding, False
+        snapshot = self.model.snapshot_cache() if conversation_id is not None else None
+        if conversation_id is None or snapshot is None:
             return
         with self._lock:
             self._waiting[conversation_id] = snapshot
@@ -80,6 +99,7 @@ class WarmStart:
         """Bring the model's cache to the start of the next request for this conversation."""
         began = time.perf_counter()
         restored = 0
+        self.before_use(conversation_id)
         if self.holding != conversation_id:
             restored = self._restore(conversation_id, messages, tools)
         reused, evaluated = self.model.warm(messages, tools, cancel)
@@ -120,7 +140,9 @@ class WarmStart:
             log.warning("a conversation's cache was not kept: %s", type(error).__name__)
 
     def close(self) -> None:
+        """On the model's thread, with nothing generating: the conversation held is kept too."""
         try:
+            self.keep()
             self.flush()
         finally:
             self._writer.shutdown(wait=True)
