@@ -188,10 +188,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     service = ChatService(session, model, provider=args.provider, window=args.window)
     try:
         if args.payload:
-            view, _ = service.view(args.conversation)
+            view, _ = service.view(args.conversation, extra_input=args.input)
             sys.stdout.write(render_payload(service, view.messages))
         else:
-            print(json.dumps(inspect_conversation(service, args.conversation), indent=None if args.json else 2))
+            print(json.dumps(inspect_conversation(service, args.conversation, extra_input=args.input),
+                             indent=None if args.json else 2, ensure_ascii=False))
     finally:
         service.close()
     return 0
@@ -314,6 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--provider", choices=("embedded", "openai", "fake"), default="embedded")
     inspect.add_argument("--model", type=Path)
     inspect.add_argument("--window", type=int, default=8192)
+    inspect.add_argument("--input", metavar="TEXT",
+                         help="the request TEXT would be sent with, recall included (nothing is stored)")
     inspect.set_defaults(handler=cmd_inspect)
 
     replay = commands.add_parser("replay", help="feed a LoCoMo conversation through the real services; print figures")

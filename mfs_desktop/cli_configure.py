@@ -28,7 +28,8 @@ def cmd_configure(args: argparse.Namespace, open_session: OpenSession) -> int:
         prompt = Path(args.system_prompt_file).read_text("utf-8")
     values = {name: getattr(args, name) for name in SAMPLING_FIELDS}
     settings, prompt_changed = configure(session, args.conversation, system_prompt=prompt, values=values,
-                                         preset=args.preset, reset=args.reset)
+                                         preset=args.preset, reset=args.reset,
+                                         recall=None if args.recall is None else args.recall == "on")
     if args.save_preset:
         save_preset(session, args.save_preset, settings.sampling_overrides())
     if args.json:
@@ -52,6 +53,8 @@ def add_configure_command(commands: Any, open_session: OpenSession) -> None:
     configure.add_argument("--preset", help="fill the sampling values from a preset (see --list-presets)")
     configure.add_argument("--save-preset", metavar="NAME", help="save the resulting values as a preset of your own")
     configure.add_argument("--reset", action="store_true", help="back to the defaults, then apply what is given")
+    configure.add_argument("--recall", choices=("on", "off"),
+                           help="bring back earlier messages a new message asks about (on by default)")
     configure.add_argument("--list-presets", action="store_true")
     configure.add_argument("--json", action="store_true")
 

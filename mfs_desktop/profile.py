@@ -68,6 +68,12 @@ class ContextProfile:
     # ours: the pinned standing instructions together; they ride in every view, so a tenth of
     # the window leaves the rest of the view its room at every window size
     pinned_share: float = 0.10
+    # ours (issue 45 asks 10–15%): the originals recalled for one question; never past `warn`
+    # (docs/defaults.md)
+    recall_share: float = 0.12
+    # ours: a recall stays with the turn that asked in later requests (their prefix holds; it takes
+    # room until that turn is folded) rather than leaving them (re-prefilling that turn once)
+    recall_stays: bool = True
 
     def tokens(self, ratio: float) -> int:
         return int(self.window * ratio)

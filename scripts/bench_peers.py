@@ -52,6 +52,7 @@ from prefill_clock import Clock, PrefillTime, Step  # noqa: E402
 
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor, ModelCompactor  # noqa: E402
 from mfs_desktop.compaction.segments import CompactorOutputRejected, verify_items  # noqa: E402
+from mfs_desktop.profile import ContextProfile  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
@@ -61,7 +62,7 @@ from mfs_desktop.services.replay import common_prefix, replay_locomo  # noqa: E4
 from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 
-STRATEGIES = ("mfs", "sliding", "shift", "rolling")
+STRATEGIES = ("mfs", "mfs+recall", "sliding", "shift", "rolling")
 SLIDING_SAMPLE = 10  # sliding re-prefills most of its window each turn: time one request in ten
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 # The final view is one moment: a strategy that compacts in steps holds more raw text just
@@ -185,15 +186,19 @@ def trace(messages: list[Utterance], requests: list[list[int]], tokenizer: Embed
 
 
 def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, compactors: Compactors,
-            messages: list[Utterance]) -> dict:
+            messages: list[Utterance], document: dict, recall: bool = False) -> dict:
+    """Our engine through the real services; without `recall` its recall share is 0 (the
+    engine before issue 45)."""
     session = open_session(DataDir(scratch / f"mfs-{path.stem}-{window}-{time.monotonic_ns()}"), lambda new: "bench",
                            use_keychain=False, scrypt_n=2**12)
-    service = ChatService(session, tokenizer, provider="replay", window=window,
+    profile = ContextProfile(window=window) if recall else ContextProfile(window=window, recall_share=0.0)
+    service = ChatService(session, tokenizer, provider="replay", profile=profile,
                           compactor_factory=lambda: compactors.for_mfs(window))
     requests: list[list[int]] = []
     try:
         report = replay_locomo(service, path, tokenizer, on_turn=lambda turn, ids: requests.append(ids))
         view, _ = service.view(report["conversation_id"])
+        asked = question_views(service, report["conversation_id"], document)
         calls, read, spent = session.database.connection().execute(
             "SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(duration_ms), 0) FROM ledger "
             "WHERE conversation_id = ? AND event IN ('compaction', 'consolidation') AND input_tokens IS NOT NULL",
@@ -209,12 +214,45 @@ def run_mfs(path: Path, window: int, tokenizer: EmbeddedModel, scratch: Path, co
         "prompt": [t["prompt_tokens"] for t in turns],
         "prefilled": [t["prompt_tokens"] - t["reusable_tokens"] for t in turns],
         "final_text": "\n".join(m.content for m in view.messages),
+        "question_time": asked,
         "compactor_calls": calls,
         "compactor_input_tokens": read,
         "compacting_seconds": round(spent / 1000, 1),
         "coverage_ok_every_turn": report["coverage_ok_every_turn"],
         "trace": trace(messages, requests, tokenizer),
     }
+
+
+def question_views(service: ChatService, conversation_id: str, document: dict) -> dict[str, str]:
+    """Per question: the request text built with the question as the current input (nothing
+    stored), less the question itself, so an answer that the question spells is not counted."""
+    asked = {}
+    for question in document.get("qa", []):
+        text = str(question.get("question", ""))
+        if question.get("category") in CATEGORIES and text and text not in asked:
+            view, _ = service.view(conversation_id, extra_input=text)
+            asked[text] = "\n".join(m.content for m in view.messages).replace(text, "")
+    return asked
+
+
+def question_time_evidence(document: dict, messages: list[Utterance], run: dict) -> dict:
+    """`evidence_presence` with each question against the request it would be sent with: its own
+    for a strategy that builds one per question, else the final view (a peer's request does not
+    depend on what is asked)."""
+    asked = run.get("question_time")
+    if asked is None:
+        return evidence_presence(document, messages, run["final_text"])
+    tallies = [evidence_presence({"qa": [q]}, messages, asked.get(str(q.get("question", "")), run["final_text"]))
+               for q in document.get("qa", [])]
+    totals: dict[str, list[int]] = {name: [0, 0] for name in CATEGORIES.values()}
+    for question, tally in zip(document.get("qa", []), tallies, strict=True):
+        name = CATEGORIES.get(question.get("category"))
+        if name is not None and tally["questions"]:
+            totals[name][0] += tally["all"] == 1.0
+            totals[name][1] += 1
+    hits, total = sum(h for h, _ in totals.values()), sum(t for _, t in totals.values())
+    return {"per_category": {name: round(h / t, 3) if t else None for name, (h, t) in totals.items()},
+            "all": round(hits / total, 3) if total else None, "questions": total}
 
 
 def run_requests(strategy, messages: list[Utterance], tokenizer: EmbeddedModel) -> dict:
@@ -288,7 +326,8 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
     unbounded = unbounded or run_requests(Everything(messages), messages, tokenizer)
     minimum = unbounded["prefilled"]
     runs = {
-        "mfs": run_mfs(path, window, tokenizer, scratch, compactors, messages),
+        "mfs": run_mfs(path, window, tokenizer, scratch, compactors, messages, document),
+        "mfs+recall": run_mfs(path, window, tokenizer, scratch, compactors, messages, document, recall=True),
         "sliding": run_requests(Sliding(messages, lengths, window), messages, tokenizer),
         "shift": run_shift(messages, lengths, window, unbounded),
         "rolling": run_requests(Rolling(messages, lengths, window, compactors.for_rolling(window),
@@ -312,6 +351,7 @@ def compare(path: Path, window: int, scratch: Path, document: dict, compactors: 
             "mean_payload_ratio": round(sum(run["prompt"]) / len(run["prompt"]) / window, 3),
             "evidence": evidence_presence(document, messages, run["final_text"]),
             "evidence_over_views": evidence_over_views(document, messages, run["views"]),
+            "question_time_evidence": question_time_evidence(document, messages, run),
             **({"coverage_ok_every_turn": run["coverage_ok_every_turn"]} if "coverage_ok_every_turn" in run else {}),
             **({"kv_shifts": run["shifts"]} if "shifts" in run else {})}
     return result
@@ -384,7 +424,8 @@ def draw_chart(result: dict, target: Path) -> None:
     from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPen, QPolygonF
 
     QGuiApplication.instance() or QGuiApplication([])
-    colours = {"mfs": "#1565c0", "sliding": "#c62828", "shift": "#6a1b9a", "rolling": "#e08a00"}
+    colours = {"mfs": "#1565c0", "mfs+recall": "#2e7d32", "sliding": "#c62828", "shift": "#6a1b9a",
+               "rolling": "#e08a00"}
     image = QImage(1000, 640, QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
@@ -421,9 +462,9 @@ def draw_chart(result: dict, target: Path) -> None:
             painter.drawPolyline(QPolygonF(points))
     for n, name in enumerate(colours):
         painter.setPen(QPen(QColor(colours[name]), 6))
-        painter.drawLine(80 + n * 160, 618, 110 + n * 160, 618)
+        painter.drawLine(80 + n * 150, 618, 110 + n * 150, 618)
         painter.setPen(QColor("#333"))
-        painter.drawText(118 + n * 160, 623, name)
+        painter.drawText(118 + n * 150, 623, name)
     painter.end()
     image.save(str(target))
 
@@ -453,8 +494,9 @@ def clock_table(clocked: list[dict]) -> list[str]:
 
 def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) -> str:
     lines = ["| conversation | window | strategy | prefilled ÷ minimum | payload ÷ window, mean / max | compactor "
-             f"calls (tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of {VIEWS_SAMPLED} views |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             f"calls (tokens read) | evidence present (cat. 1 / 2 / 3 / 4) | evidence, mean of {VIEWS_SAMPLED} views "
+             "| question-time evidence |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for result in results:
         for name in STRATEGIES:
             s = result["strategies"][name]
@@ -462,7 +504,8 @@ def readme_table(results: list[dict], planted: list[dict], clocked: list[dict]) 
             lines.append(f"| {result['file']} | {result['window']:,} | {name} | {s['prefill_vs_minimum']:.2f}× | "
                          f"{s['mean_payload_ratio']:.2f} / {s['max_payload_ratio']:.3f} | "
                          f"{s['compactor_calls']} ({s['compactor_input_tokens']:,}) | "
-                         f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} |")
+                         f"{s['evidence']['all']:.0%} ({cats}) | {s['evidence_over_views']:.0%} | "
+                         f"{s['question_time_evidence']['all']:.0%} |")
     lines += [
         "",
         "| planted run | window | " + " | ".join(STRATEGIES) + " |",
@@ -491,6 +534,8 @@ def summary(results: list[dict]) -> dict:
             "prefill_vs_minimum": {"mean": round(sum(ratios) / len(runs), 2), "min": min(ratios), "max": max(ratios)},
             "evidence_final_mean": round(sum(r["strategies"][name]["evidence"]["all"] for r in runs) / len(runs), 3),
             "evidence_over_views_mean": round(sum(views) / len(runs), 3),
+            "question_time_evidence_mean": round(
+                sum(r["strategies"][name]["question_time_evidence"]["all"] for r in runs) / len(runs), 3),
             "mfs_at_least_as_much_evidence": sum(
                 r["strategies"]["mfs"]["evidence_over_views"] >= v for r, v in zip(runs, views, strict=False)
             ),

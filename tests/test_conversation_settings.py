@@ -90,8 +90,10 @@ def test_the_command_line_configures_and_chat_flags_still_win(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[0]) | {} == {
         "system_prompt": "Be terse.", "temperature": 1.0, "top_p": 0.98, "top_k": 100, "min_p": 0.02,
-        "repeat_penalty": 1.1, "max_tokens": None, "seed": 9, "preset": "creative"}
+        "repeat_penalty": 1.1, "max_tokens": None, "seed": 9, "preset": "creative", "recall": None}
     assert "re-reads the context" in done.stdout
+    off = run_cli("configure", "--conversation", conversation, "--recall", "off", "--json", data_dir=data)
+    assert json.loads(off.stdout.splitlines()[0])["recall"] is False
     refused = run_cli("configure", "--conversation", conversation, "--temperature", "-1", data_dir=data)
     assert refused.returncode == 10 and "between 0 and 2" in refused.stderr
     flagged = run_cli("chat", "--provider", "fake", "--conversation", conversation, "--temperature", "0.5",

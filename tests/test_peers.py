@@ -163,7 +163,8 @@ def test_the_summary_gives_each_windows_mean_and_range_across_conversations() ->
 
     def run(window: int, ratio: float, mfs_views: float) -> dict:
         figures = {name: {"prefill_vs_minimum": ratio * (n + 1), "evidence": {"all": 0.1 * (n + 1)},
-                          "evidence_over_views": 0.2} for n, name in enumerate(STRATEGIES)}
+                          "evidence_over_views": 0.2, "question_time_evidence": {"all": 0.25 * ratio}}
+                   for n, name in enumerate(STRATEGIES)}
         figures["mfs"]["evidence_over_views"] = mfs_views
         return {"window": window, "strategies": figures}
 
@@ -174,6 +175,25 @@ def test_the_summary_gives_each_windows_mean_and_range_across_conversations() ->
     assert table["4096"][STRATEGIES[1]]["evidence_over_views_mean"] == 0.2
     assert table["4096"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "0.3 >= 0.2 but 0.1 < 0.2"
     assert table["8192"][STRATEGIES[1]]["mfs_at_least_as_much_evidence"] == 1, "a tie counts"
+    assert table["4096"]["mfs+recall"]["question_time_evidence_mean"] == 0.5
+
+
+def test_question_time_evidence_reads_each_question_against_its_own_request() -> None:
+    """A strategy that builds a request per question is judged on that request; a peer's
+    request does not depend on the question, so its final view stands for every question."""
+    from bench_peers import question_time_evidence
+    from peers import Utterance
+
+    messages = [Utterance("user", "I adopted a cat called Mochi.", "D1:1"), Utterance("assistant", "Lovely!", "D1:2"),
+                Utterance("user", "My sister lives in Lyon.", "D1:3")]
+    document = {"qa": [{"question": "What is the cat called?", "answer": "Mochi", "evidence": ["D1:1"], "category": 4},
+                       {"question": "Where does the sister live?", "answer": "Lyon", "evidence": ["D1:3"],
+                        "category": 1}]}
+    per_question = {"question_time": {"What is the cat called?": "recalled: I adopted a cat called Mochi.",
+                                      "Where does the sister live?": "nothing about it"}, "final_text": ""}
+    assert question_time_evidence(document, messages, per_question)["all"] == 0.5
+    final_only = {"final_text": "My sister lives in Lyon."}
+    assert question_time_evidence(document, messages, final_only)["per_category"]["multi-hop"] == 1.0
 
 
 def test_a_long_talk_joins_conversations_in_order_and_keeps_their_questions(tmp_path) -> None:

@@ -305,6 +305,11 @@ _OPENERS = re.compile(r"(?i)^\W*((哈哈+|and|so|but|also|oh|ok|okay|hey|btw|und
 _CLAUSE = re.compile(r"[,;:，；：、。！？]\s*|\s[-–—]\s|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 
+def asks(sentence: str) -> bool:
+    """Whether a sentence is a question (a mark, or an asking word or particle)."""
+    return bool(_QUESTION.search(_normal(sentence)))
+
+
 def binding_class(sentence: str) -> int | None:
     """0 for a standing requirement (a directive that holds beyond this answer), 1 for a
     preference, wish or correction, None for neither."""

@@ -27,6 +27,7 @@ ihnen ihr ihre im immer in ins ist ja jetzt kann kein keine können mal man mein
 nichts noch nun nur ob oder ohne schon sehr sein seine sich sie sind so sollte über um und uns unser unter viel vom
 von vor war waren warum was weil wenn wer werden wie wieder wir wird wirklich wo wurde zu zum zur
 hallo danke bitte super toll cool gut genau okay klar echt mega schön prima
+welche welcher welches welchen welchem nochmal damals eigentlich
 """
 FRENCH = """
 à ai aie ainsi alors as au aucun aussi autre aux avec avoir avez avons bien c ça car ce cela celle celui ces cet

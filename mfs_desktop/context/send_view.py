@@ -15,7 +15,7 @@ byte before it unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -77,17 +77,32 @@ def render_data_block(slot_text: str, block: Sequence[SegmentDraft]) -> str:
     return "\n".join(parts)
 
 
-def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | None) -> list[ChatMessage]:
-    """Zone 5. A user message that opens a new day carries a date line, so "when did …" stays
-    answerable; it is derived from the stored time, so it is appended once and never rewritten."""
+def render_recall_block(recalled: str) -> str:
+    """Zone 6: what recall brought back for one user message, as its own data block (invariant 8)."""
+    return "\n".join([DATA_OPEN, DATA_PREAMBLE, recalled, DATA_CLOSE])
+
+
+def _raw_chat(raw: Sequence[Message], tool_clear_uid: int, previous: Message | None,
+              recalled: Mapping[int, str]) -> list[ChatMessage]:
+    """Zone 5, with zone 6 inside the user messages it was recalled for. A user message that
+    opens a new day carries a date line, so "when did …" stays answerable; it is derived from
+    the stored time, so it is appended once and never rewritten. A recall belongs to the message
+    that asked: later requests repeat it in place, so their prefix is unchanged, and one user
+    message keeps the roles alternating for templates that insist on it."""
     chat = []
     previous_day = day_label(previous.created_at) if previous is not None else None
     for message in raw:
         day = day_label(message.created_at)
+        new_day = previous_day is not None and day != previous_day
         if message.role == "tool" and message.uid <= tool_clear_uid:
             chat.append(ChatMessage("tool", CLEARED.format(uid=message.uid), tool_call_id=message.tool_call_id or ""))
-        elif message.role == "user" and previous_day is not None and day != previous_day:
-            chat.append(ChatMessage("user", f"[{spoken_date(day)}]\n{message.text}"))
+        elif message.role == "user" and (recalled.get(message.uid) or new_day):
+            text = neutralize(message.text)
+            if new_day:
+                text = f"[{spoken_date(day)}]\n{text}"
+            if recalled.get(message.uid):
+                text = f"{render_recall_block(recalled[message.uid])}\n\n{text}"
+            chat.append(ChatMessage("user", text))
         else:
             chat.append(to_chat_message(message))
         previous_day = day
@@ -98,9 +113,12 @@ def build_send_view(
     conversation: Conversation, visible: Sequence[Message], block: Sequence[SegmentDraft], *, slot_text: str,
     tool_clear_uid: int, profile: ContextProfile, counter: TokenCounter, system_prompt: str,
     tools: Sequence[ToolSpec] = (), fallback: bool = False, count: Callable[[str], int], block_version: int = 0,
+    recalled: Mapping[int, str] | None = None,
 ) -> tuple[SendView, ViewReport]:
     """The view and what it holds. With `fallback`, the frozen recent-exact view of the hard
-    line: the existing block plus the newest ~16% of the window in raw turns."""
+    line: the existing block plus the newest ~16% of the window in raw turns. `recalled`: the
+    zone-6 text of user messages by uid."""
+    recalled = recalled or {}
     if not visible:
         raise InvalidInput("There is nothing to answer yet.")
     automatic = conversation.memory_mode == "automatic"
@@ -118,7 +136,7 @@ def build_send_view(
     def view_from(first_turn: int) -> list[ChatMessage]:
         first = starts[first_turn] if raw else 0
         before = raw[first - 1] if first > 0 else (covered[-1] if covered else None)
-        return head + _raw_chat(raw[first:], tool_clear_uid, before)
+        return head + _raw_chat(raw[first:], tool_clear_uid, before, recalled)
 
     keep_from = 0
     limit = profile.send_budget
@@ -128,7 +146,8 @@ def build_send_view(
         # the newest raw turns that fit the fallback share, at least the newest one
         raw_limit = profile.tokens(profile.fallback_raw_share)
         keep_from = len(starts) - 1
-        while keep_from > 0 and sum(count(m.text) + 4 for m in raw[starts[keep_from - 1]:]) <= raw_limit:
+        while keep_from > 0 and sum(count(m.text) + 4 for m in raw[starts[keep_from - 1]:]) \
+                + sum(count(recalled.get(m.uid, "")) for m in raw[starts[keep_from - 1]:]) <= raw_limit:
             keep_from -= 1
     chat = view_from(keep_from)
     tokens = counter.count_tokens(chat, tools)

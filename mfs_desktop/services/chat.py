@@ -9,6 +9,7 @@ the earlier answer selectable.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -16,8 +17,9 @@ from collections.abc import Callable
 from mfs_desktop.compaction.compactor import Compactor, ExtractiveCompactor
 from mfs_desktop.compaction.coverage import CoverageReport, check_coverage
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
+from mfs_desktop.context.recall import NOTHING
 from mfs_desktop.context.send_view import ViewReport, build_send_view
-from mfs_desktop.context.snapshot import FrozenRequest, freeze
+from mfs_desktop.context.snapshot import FrozenRequest, SendView, freeze
 from mfs_desktop.context.token_meter import TokenMeter
 from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.profile import ContextProfile
@@ -30,9 +32,10 @@ from mfs_desktop.services.compaction_schedule import CompactionSchedule
 from mfs_desktop.services.conversation_settings import effective_sampling
 from mfs_desktop.services.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.owner import claimable, is_running, owner_pid, this_process
+from mfs_desktop.services.recall import keep_recall, kept_recalls, recall_for_input
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.tools import ToolRunner
-from mfs_desktop.services.turn import Assembled, Turn, TurnResult, uncovered_before
+from mfs_desktop.services.turn import Assembled, Turn, TurnResult, pending_message, uncovered_before
 from mfs_desktop.services.warm_start import DEFAULT_CAP_BYTES, Warmed, WarmStart
 from mfs_desktop.store import ledger
 from mfs_desktop.store.anchors import AnchorStore
@@ -154,29 +157,54 @@ class ChatService(CompactionSchedule):
             if self.warm_start is not None:
                 self.warm_start.close()
 
-    def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False):
-        """The send view the next generation would freeze, and its report."""
-        assembled = self._assemble(conversation_id, regenerates=regenerates, fallback=fallback)
+    def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False,
+             extra_input: str | None = None):
+        """The send view the next generation would freeze, and its report; with `extra_input`,
+        the view that message would be sent with (nothing is stored)."""
+        assembled = self._assemble(conversation_id, regenerates=regenerates, fallback=fallback, extra_input=extra_input)
         return assembled.view, assembled.report
 
-    def _assemble(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False) -> Assembled:
+    def assembled(self, conversation_id: str, *, extra_input: str | None = None) -> Assembled:
+        """The next request with its recall, as `inspect` and the Context layers tab show it."""
+        return self._assemble(conversation_id, extra_input=extra_input)
+
+    def _assemble(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False,
+                  extra_input: str | None = None) -> Assembled:
         """The send view from one read of the transcript, with what the answer will report."""
         conversation = self.session.transcript.conversation(conversation_id)
         visible = [m for m in self.session.transcript.messages(conversation_id)
                    if regenerates is None or m.generation_id != regenerates]
+        if extra_input is not None:
+            visible.append(pending_message(conversation, visible, extra_input))
         expected, slot_text, tool_clear_uid, block = self.segments.read_block(conversation_id)
         if conversation.memory_mode == "automatic":
             coverage = check_coverage([(s.uid_start, s.uid_end) for s in block], [m.uid for m in visible],
                                       conversation.lineage_base_uid)
             if not coverage.ok:
                 conversation = self._degrade_to_recent_only(conversation_id, coverage)
-        view, report = build_send_view(
-            conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
-            counter=self.meter.for_conversation(conversation_id), system_prompt=self.system_prompt_for(conversation_id),
-            tools=self._tools,
-            fallback=fallback, count=estimate_text_tokens, block_version=expected.block_version)
         automatic = conversation.memory_mode == "automatic"
-        return Assembled(view, report, uncovered_before(visible, block if automatic else (), view.first_uid))
+        state = kept_recalls(self.session, self.profile, conversation, block[-1].uid_end if automatic and block else 0,
+                             [m.uid for m in visible[-64:] if m.role == "user"])
+
+        def build(user_uid: int | None = None) -> tuple[SendView, ViewReport]:
+            return build_send_view(
+                conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
+                counter=self.meter.for_conversation(conversation_id),
+                system_prompt=self.system_prompt_for(conversation_id), tools=self._tools, fallback=fallback,
+                count=estimate_text_tokens, block_version=expected.block_version,
+                recalled=state.blocks(user_uid))
+
+        view, report = build()
+        if state.on and not fallback and view.user_uid not in state.kept:
+            state = dataclasses.replace(state, new=recall_for_input(self.session, self.profile, visible, view,
+                                                                     report, state))
+            if state.new is not None and state.new.hits:
+                view, report = build(view.user_uid)
+                if report.tokens > self.profile.tokens(self.profile.warn):  # the estimate fell short
+                    state = dataclasses.replace(state, new=NOTHING)
+                    view, report = build()
+        return Assembled(view, report, uncovered_before(visible, block if automatic else (), view.first_uid),
+                         recall=state.new, kept=state.kept.get(view.user_uid))
 
     def _degrade_to_recent_only(self, conversation_id: str, coverage: CoverageReport) -> Conversation:
         """A block with a hole or an overlap would tell the model a false history (invariant 2;
@@ -219,6 +247,7 @@ class ChatService(CompactionSchedule):
         sampling = effective_sampling(self.sampling, conversation_settings(self.session.database, conversation_id),
                                       self.sampling_overrides)
         snapshot, fingerprint = freeze(FrozenRequest(view, sampling, self.model.name))
+        self.keep_recall(conversation_id, assembled)
         generation_id = self.generations.freeze(
             conversation_id, view.user_uid, view.epoch, view.lineage_id, snapshot, fingerprint,
             provider=self.provider, model=self.model.name, owner=this_process(), regenerates=regenerates,
@@ -229,6 +258,12 @@ class ChatService(CompactionSchedule):
                           f"{report.left_out} oldest messages not sent: the window is full", input_tokens=report.tokens)
             log.info("generation %s: %d messages left out of the view", generation_id, report.left_out)
         return self.generations.get(generation_id), assembled
+
+    def keep_recall(self, conversation_id: str, assembled: Assembled) -> None:
+        """The recall made for this request, kept with its user message (before the model is
+        called, like the snapshot that carries it)."""
+        if assembled.recall is not None:
+            keep_recall(self.session, conversation_id, assembled.view.user_uid, assembled.recall)
 
     def system_prompt_for(self, conversation_id: str) -> str:
         own = conversation_settings(self.session.database, conversation_id).system_prompt

@@ -11,6 +11,7 @@ from mfs_desktop.compaction.segments import turn_starts
 from mfs_desktop.context.send_view import ViewReport, render_data_block
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.compaction import CompactionPlan
+from mfs_desktop.services.recall import recall_enabled
 from mfs_desktop.store import ledger
 
 
@@ -22,7 +23,7 @@ class CompactionSchedule:
         return self._schedule(conversation_id, report.pressure, report.data_block_tokens)
 
     def _schedule(self, conversation_id: str, pressure: float, data_block_tokens: int) -> bool:
-        if pressure < self.profile.warn or self.precompactor.busy(conversation_id):
+        if pressure < self.organize_line(conversation_id) or self.precompactor.busy(conversation_id):
             return False
         plan, reason = self._next_plan(conversation_id, data_block_tokens)
         if plan is None:
@@ -30,6 +31,14 @@ class CompactionSchedule:
                           ledger.LedgerOutcome(reason), "nothing cooled enough to fold")
             return False
         return self.precompactor.schedule(plan)
+
+    def organize_line(self, conversation_id: str) -> float:
+        """Where pre-compaction starts: the warn line, less the recall's share while recall is on,
+        so the raw tail leaves a question's recall its room (DESIGN section 7: pins and the block
+        first, then recall, then the raw tail)."""
+        conversation = self.session.transcript.conversation(conversation_id)
+        recall_room = self.profile.recall_share if recall_enabled(self.session, conversation) else 0.0
+        return self.profile.warn - recall_room
 
     def _compact_now(self, conversation_id: str, report: ViewReport) -> None:
         """Fold and, in an emergency, consolidate until under the hard line or nothing is left."""

@@ -79,9 +79,10 @@ def save_preset(session: Session, name: str, values: dict[str, object]) -> None:
 
 def configure(session: Session, conversation_id: str, *, system_prompt: str | None = None,
               values: dict[str, object] | None = None, preset: str | None = None,
-              reset: bool = False) -> tuple[ConversationSettings, bool]:
+              reset: bool = False, recall: bool | None = None) -> tuple[ConversationSettings, bool]:
     """Change what is given (a preset first, then single values over it); `reset` returns to
-    the defaults. Returns the new settings and whether the system prompt changed."""
+    the defaults; `recall` False answers this conversation without recall (issue 45). Returns
+    the new settings and whether the system prompt changed."""
     current = ConversationSettings() if reset else conversation_settings(session.database, conversation_id)
     chosen: dict[str, object] = {}
     if preset is not None:
@@ -101,6 +102,8 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
                                                             "has {count:,})."),
                                       limit=SYSTEM_PROMPT_MAX_CHARS, count=len(system_prompt))
         chosen["system_prompt"] = system_prompt.strip() or None
+    if recall is not None:
+        chosen["recall"] = None if recall else False  # None: on, as every conversation starts
     updated = replace(current, **chosen)  # type: ignore[arg-type]
     return updated, save_conversation_settings(session.database, conversation_id, updated)
 

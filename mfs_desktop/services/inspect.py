@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 
 from mfs_desktop.compaction.coverage import check_coverage
+from mfs_desktop.context.recall import Recall
 from mfs_desktop.context.send_view import DATA_OPEN
 from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.services.chat import ChatService
 from mfs_desktop.services.compaction import pinned_messages
 from mfs_desktop.services.session import Session
-from mfs_desktop.store.segment_records import cited_turns, days_line
+from mfs_desktop.store.recall_search import recalls
+from mfs_desktop.store.segment_records import cited_turns, day_label, days_line, spoken_date
 from mfs_desktop.store.segments import SegmentStore
 
 
@@ -23,15 +25,27 @@ def render_payload(service: ChatService, messages) -> str:
     return "".join(f"<|{m.role}|>\n{m.content}\n" for m in messages)
 
 
-def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
-    view, report = service.view(conversation_id)
+def recall_report(session: Session, conversation_id: str, user_uid: int, made: Recall | None) -> dict:
+    """What recall brought for a user message (made now, or kept with it): uids, dates, terms."""
+    if made is not None:
+        hits, tokens = [hit.as_dict() for hit in made.hits], made.tokens
+    else:
+        kept = recalls(session.database, conversation_id, uid_from=user_uid).get(user_uid)
+        hits, tokens = (list(kept.hits), kept.tokens) if kept else ([], 0)
+    return {"user_uid": user_uid, "tokens": tokens, "uids": [hit["uid"] for hit in hits],
+            "hits": [{**hit, "date": spoken_date(day_label(hit["created_at"]))} for hit in hits]}
+
+
+def inspect_conversation(service: ChatService, conversation_id: str, extra_input: str | None = None) -> dict:
+    assembled = service.assembled(conversation_id, extra_input=extra_input)
+    view, report = assembled.view, assembled.report
     conversation = service.session.transcript.conversation(conversation_id)
     block = service.segments.active_block(conversation_id)
     visible = service.session.transcript.messages(conversation_id)
     coverage = check_coverage([(s.uid_start, s.uid_end) for s in block], [m.uid for m in visible],
                               conversation.lineage_base_uid)
     messages = view.messages
-    data = [m for m in messages if m.role == "user" and m.content.startswith(DATA_OPEN)]
+    data = [m for m in messages[1:2] if m.role == "user" and m.content.startswith(DATA_OPEN)]
     raw = [m for m in messages[1:] if m not in data and not (data and m.role == "assistant" and m is messages[2])]
     payload = render_payload(service, messages)
     count = service.model.count_tokens
@@ -65,6 +79,7 @@ def inspect_conversation(service: ChatService, conversation_id: str) -> dict:
         "raw_messages": report.raw_messages,
         "messages_left_out": report.left_out,
         "cleared_tool_results": report.cleared_tool_results,
+        "recall": recall_report(service.session, conversation_id, view.user_uid, assembled.recall),
         "payload_sha256": hashlib.sha256(payload.encode("utf-8")).hexdigest(),
     }
 

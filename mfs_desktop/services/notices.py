@@ -11,6 +11,7 @@ from mfs_desktop.store.ledger import LedgerEntry, LedgerOutcome
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 _CLEARED = re.compile(r"^(\d+) old tool results")
+_RECALLED = re.compile(r"^recalled (\d+) earlier messages from (.+?) \(")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,10 @@ def notice_for(entry: LedgerEntry) -> Notice | None:
         text = QT_TRANSLATE_NOOP("", "Unpinned a message: the next reply re-reads the context")
     elif entry.event == "system_prompt":
         text = QT_TRANSLATE_NOOP("", "System prompt changed: the next reply re-reads the context")
+    elif entry.event == "recall" and (found := _RECALLED.match(entry.detail)):
+        text = QT_TRANSLATE_NOOP("", "Recalled an earlier message from {dates}") if found.group(1) == "1" else \
+            QT_TRANSLATE_NOOP("", "Recalled {count} earlier messages from {dates}")
+        values = (("count", found.group(1)), ("dates", found.group(2)))
     elif entry.event in ("hard_line", "recent_exact"):
         text, severity = _RECENT_ONLY, "warn"
     elif entry.event == "coverage":

@@ -97,6 +97,7 @@ def replay_locomo(
             transcript.append(conversation_id, [MessageDraft(role, text)], now=when)
             if role == "user":
                 assembled = service._view_under_pressure(conversation_id, None)
+                service.keep_recall(conversation_id, assembled)  # as freezing the request would
                 view, report = assembled.view, assembled.report
                 ids = tokenizer.prompt_tokens(view.messages, service._tools)
                 block = service.segments.active_block(conversation_id)

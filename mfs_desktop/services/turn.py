@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mfs_desktop.context.assembler import to_chat_message
+from mfs_desktop.context.recall import Recall
 from mfs_desktop.context.send_view import ViewReport
 from mfs_desktop.context.snapshot import SendView, thaw
 from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
 from mfs_desktop.services.owner import this_process
 from mfs_desktop.store.generations import GenerationRecord, GenerationStatus
-from mfs_desktop.store.models import Message, MessageDraft
+from mfs_desktop.store.models import Conversation, Message, MessageDraft, sha256_text
+from mfs_desktop.store.recall_search import RecallRecord
 from mfs_desktop.store.segment_records import SegmentDraft
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class Assembled:
     view: SendView
     report: ViewReport
     left_out: int
+    recall: Recall | None = None  # made for this request's user message, to be kept when it is frozen
+    kept: RecallRecord | None = None  # kept earlier for it (a regenerated answer)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,15 @@ class TurnResult:
     usage: Usage
     fingerprint: str
     messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
+
+
+def pending_message(conversation: Conversation, visible: Sequence[Message], text: str) -> Message:
+    """`text` as the next user message would be stored, for a view asked about before sending."""
+    last = visible[-1] if visible else None
+    uid = (last.uid if last else 0) + 1
+    return Message(conversation.id, uid, (last.turn_ordinal if last else 0) + 1, "user", "own", text,
+                   sha256_text(text), time.time(), conversation.epoch, "complete", None, None, None, None, None,
+                   None, None)
 
 
 def uncovered_before(visible: Sequence[Message], block: Sequence[SegmentDraft], first_uid: int) -> int:

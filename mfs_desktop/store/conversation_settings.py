@@ -26,6 +26,7 @@ class ConversationSettings:
     max_tokens: int | None = None
     seed: int | None = None
     preset: str | None = None  # the preset these values came from, shown beside them
+    recall: bool | None = None  # None: on (the default); False: answered without recall (issue 45)
 
     def sampling_overrides(self) -> dict[str, float | int]:
         return {name: getattr(self, name) for name in SAMPLING_FIELDS if getattr(self, name) is not None}
@@ -37,7 +38,10 @@ _COLUMNS = ", ".join(field.name for field in fields(ConversationSettings))
 def conversation_settings(database: Database, conversation_id: str) -> ConversationSettings:
     row = database.connection().execute(
         f"SELECT {_COLUMNS} FROM conversation_settings WHERE conversation_id = ?", (conversation_id,)).fetchone()
-    return ConversationSettings(*row) if row else ConversationSettings()
+    if not row:
+        return ConversationSettings()
+    values = dict(zip((field.name for field in fields(ConversationSettings)), row, strict=True))
+    return ConversationSettings(**{**values, "recall": None if values["recall"] is None else bool(values["recall"])})
 
 
 def save_conversation_settings(database: Database, conversation_id: str, settings: ConversationSettings) -> bool:

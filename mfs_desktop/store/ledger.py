@@ -37,6 +37,7 @@ class LedgerEvent(StrEnum):
     RECENT_EXACT = "recent_exact"  # oldest messages left out of a request
     HARD_LINE = "hard_line"  # compaction could not bring the request under the hard line
     SYSTEM_PROMPT = "system_prompt"  # the conversation's system prompt was changed
+    RECALL = "recall"  # earlier messages brought back into a request (issue 45)
 
 
 class LedgerOutcome(StrEnum):
@@ -56,6 +57,7 @@ class LedgerOutcome(StrEnum):
     FALLBACK = "fallback"
     RECENT_ONLY = "recent_only"
     CHANGED = "changed"  # a setting that is part of every request's prefix
+    RECALLED = "recalled"
 
 
 # Outcomes after which the next request re-prefills what follows the change (the ledger tab

@@ -31,7 +31,7 @@ def search_text(text: str) -> str:
     return _UNSPACED_CHAR.sub(r" \1 ", text.casefold())
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
@@ -116,7 +116,7 @@ def snippet(text: str, terms: list[list[str]], width: int = 80, mark: tuple[str,
 
 
 def _term_pattern(tokens: list[str]) -> re.Pattern[str]:
-    parts = [re.escape(_fold(token)) for token in tokens]
+    parts = [re.escape(fold(token)) for token in tokens]
     joined = r"[\W_]*".join(parts)
     if _UNSPACED_CHAR.fullmatch(tokens[-1]):
         return re.compile(joined)
@@ -127,7 +127,7 @@ def _folded_with_positions(text: str) -> tuple[str, list[int]]:
     """`text` folded like the index folds it, and for each folded character its index in `text`."""
     folded, positions = [], []
     for index, char in enumerate(text):
-        for piece in _fold(char):
+        for piece in fold(char):
             folded.append(piece)
             positions.append(index)
     return "".join(folded), positions

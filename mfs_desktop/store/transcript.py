@@ -39,7 +39,7 @@ MESSAGE_COLUMNS = (
 # Everything that belongs to a conversation, deleted before it when it is purged (children first).
 _CONVERSATION_TABLES = ("conversation_tags", "imported_sources", "conversation_settings", "conversation_models",
                         "pins", "knowledge", "trajectory", "ledger", "segments", "generations", "hidden_alternatives",
-                        "retractions", "kv_states", "messages")
+                        "retractions", "kv_states", "recalls", "messages")
 _VISIBLE = (
     "NOT EXISTS (SELECT 1 FROM retractions r WHERE r.conversation_id = m.conversation_id AND r.uid = m.uid) "
     "AND NOT EXISTS (SELECT 1 FROM hidden_alternatives h WHERE h.conversation_id = m.conversation_id AND h.uid = m.uid)"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -56,6 +57,11 @@ class ConversationTab(QWidget):
         form.addRow(tr("Preset"), self.preset)
         for name, field in self.fields.items():
             form.addRow(tr(LABELS[name]), field)
+        self.recall = QCheckBox(tr("Before each answer, bring back earlier messages that your new message asks "
+                                   "about"))
+        self.recall.setToolTip(tr("Recall: originals the compressed history no longer shows word for word, found "
+                                  "in this conversation's encrypted search index (Context layers shows them)."))
+        form.addRow(tr("Recall"), self.recall)
         self.save_button, reset = QPushButton(tr("Save")), QPushButton(tr("Defaults"))
         as_preset = QPushButton(tr("Save as preset…"))
         self.save_button.clicked.connect(self.save)
@@ -117,6 +123,7 @@ class ConversationTab(QWidget):
         for name in SAMPLING_FIELDS:
             self._set(name, getattr(settings, name) if settings else None)
         self._fill_presets(settings.preset if settings else None)
+        self.recall.setChecked(settings is None or settings.recall is not False)
         self.status.clear()
 
     def _apply_preset(self) -> None:
@@ -134,10 +141,11 @@ class ConversationTab(QWidget):
         preset = None if reset else self.chosen_preset()
         prompt = "" if reset else self.prompt.toPlainText()
         values = {} if reset else {k: v for k, v in self.values().items() if v is not None}
+        recall = reset or self.recall.isChecked()
 
         def work() -> bool:
             _, changed = configure(session, conversation_id, system_prompt=prompt, values=values, preset=preset,
-                                   reset=True)
+                                   reset=True, recall=recall)
             return changed
 
         run_operation(work, self._saved, self._failed, owner=self)

@@ -216,6 +216,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.layers = ContextLayersTab()
         self.layers.segment_clicked.connect(self.show_segment)
         self.layers.unpin_clicked.connect(lambda uid: self.set_pinned(uid, False))
+        self.layers.recalled_clicked.connect(lambda uid: self.current_id and self.open_at(self.current_id, uid))
         self.trajectory_tab = TrajectoryTab()
         self.ledger_tab = LedgerTab()
         self.tabs = QTabWidget()

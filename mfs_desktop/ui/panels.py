@@ -70,6 +70,7 @@ class ContextLayersTab(QWidget):
 
     segment_clicked = Signal(int)  # uid_start
     unpin_clicked = Signal(int)  # uid
+    recalled_clicked = Signal(int)  # uid of a recalled original, to open in the chat
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,6 +99,16 @@ class ContextLayersTab(QWidget):
         self.pinned.setMaximumHeight(120)
         layout.addWidget(self.pinned_label)
         layout.addWidget(self.pinned)
+        self.recalled_label = QLabel()
+        self.recalled = QTreeWidget()
+        self.recalled.setHeaderLabels([tr("Message"), tr("Date"), tr("Speaker"), tr("Matched words")])
+        self.recalled.setRootIsDecorated(False)
+        self.recalled.setMaximumHeight(110)
+        self.recalled.setToolTip(tr("Double-click to open the original message in the chat."))
+        self.recalled.itemDoubleClicked.connect(
+            lambda item: self.recalled_clicked.emit(item.data(0, Qt.ItemDataRole.UserRole)))
+        layout.addWidget(self.recalled_label)
+        layout.addWidget(self.recalled)
         splitter = QSplitter(Qt.Orientation.Vertical)
         self.segments = QTreeWidget()
         self.segments.setHeaderLabels([tr("Layer"), tr("uids"), tr("turns"), tr("tokens"), tr("items"), tr("facts"),
@@ -142,6 +153,7 @@ class ContextLayersTab(QWidget):
             self.coverage.setText(tr("Coverage check failed: {holes}").format(holes=holes))
             self.coverage.setStyleSheet(f"color: {GAP_COLOUR.name()}; font-weight: 600")
         self._show_pinned(report.get("pinned", []), report.get("pinned_budget", 0))
+        self._show_recalled(report.get("recall", {}))
         self.segments.clear()
         for segment in report["segments"]:
             item = QTreeWidgetItem([
@@ -175,6 +187,24 @@ class ContextLayersTab(QWidget):
             button = QPushButton(tr("Unpin"))
             button.clicked.connect(lambda _=False, uid=pin["uid"]: self.unpin_clicked.emit(uid))
             self.pinned.setItemWidget(item, 3, button)
+
+    def _show_recalled(self, recall: dict) -> None:
+        """What recall brought back for the newest message, and why (the words that matched)."""
+        self.recalled.clear()
+        hits = recall.get("hits", [])
+        self.recalled_label.setText(
+            tr("Recalled for the last request: {count} earlier messages · {tokens:,} tokens").format(
+                count=len(hits), tokens=recall.get("tokens", 0))
+            if hits else tr("Recalled for the last request: nothing (no earlier message out of view matched "
+                            "what it asks)"))
+        self.recalled.setVisible(bool(hits))
+        for hit in hits:
+            item = QTreeWidgetItem([f"#{hit['uid']}", hit["date"], tr(ROLE_NAMES.get(hit["role"], hit["role"])),
+                                    ", ".join(hit["terms"]) or tr("(the other half of a question and its answer)")])
+            item.setData(0, Qt.ItemDataRole.UserRole, hit["uid"])
+            self.recalled.addTopLevelItem(item)
+        for column in range(self.recalled.columnCount()):
+            self.recalled.resizeColumnToContents(column)
 
     def show_segment(self, detail: dict) -> None:
         heading = tr("{layer} · uids {first_uid}–{last_uid} · turns {first_turn}–{last_turn}").format(
