@@ -18,8 +18,8 @@ fixed to a language or a benchmark (docs/defaults.md has the measurements).
 An earlier instruction of the user comes back for any message that touches it: its binding
 sentences, with the user's messages as the pool. A question whose own terms cannot reach the
 bar ("and which city?") right after a question that recalled history follows it up: the last
-exchange's terms join at half weight. The best three come back oldest first, verbatim, with the
-other half of a question/answer pair when there is room; a long message is cut to its
+exchange's terms join at half weight. The best three come back oldest first, verbatim, the best
+with the other half of its question/answer pair when there is room; a long message is cut to its
 sentences that hold the terms. A message whose matching sentences the compressed history
 already quotes word for word is not brought twice.
 """
@@ -32,8 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mfs_desktop.compaction.binding import asks, binding_class
-from mfs_desktop.compaction.salience import cjk_terms
-from mfs_desktop.compaction.stopwords import LATIN
+from mfs_desktop.compaction.stopwords import CJK_CHARACTERS, CJK_WORDS, LATIN
 from mfs_desktop.compaction.text_units import sentences
 from mfs_desktop.runtime.neutral import neutralize
 from mfs_desktop.store.database import Database
@@ -88,12 +87,23 @@ class Recall:
 NOTHING = Recall("", (), 0)
 
 
+def _bigrams(run: str) -> list[str]:
+    """A run of Han or kana as its overlapping bigrams (the usual reading of CJK text for
+    search), but those of two particles or a function word; a lone character stands alone.
+    Not split at particles first: 过 and 着 are particles and also the first halves of 过敏 and
+    着急."""
+    if len(run) == 1:
+        return [] if run in CJK_CHARACTERS else [run]
+    grams = (run[i:i + 2] for i in range(len(run) - 1))
+    return [g for g in grams if not (g[0] in CJK_CHARACTERS and g[1] in CJK_CHARACTERS) and g not in CJK_WORDS]
+
+
 def question_terms(text: str, weight: float = 1.0) -> list[Term]:
     """The terms of `text` worth looking for, in order, each once."""
     terms: dict[str, Term] = {}
     for piece in _PIECE.findall(text.casefold()):
         if re.match(f"[{_CJK}]", piece):
-            for gram in cjk_terms(piece):
+            for gram in _bigrams(piece):
                 phrase = '"' + " ".join(gram) + '"'
                 terms.setdefault(phrase, Term(phrase, gram, re.compile(re.escape(fold(gram))), weight))
             continue
@@ -136,6 +146,13 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
     asked = " ".join(sentence for sentence in sentences(request.question) if asks(sentence))
     asked_phrases = {t.phrase for t in question_terms(asked)}
     asking = [t for t in terms if t.phrase in asked_phrases]
+    # Terms held by no more messages than recall brings back are not met by chance: those
+    # messages are the answer's candidates.
+    history_bar = bar - math.log(MOST_HITS)
+    if asked and sum(t.weight for t in asking) < bar:
+        # "Tomasz recommended a book … What was it called?": the question leans on the sentences
+        # before it, which count at the stricter bar (they are talk as often as context)
+        asking, history_bar = terms, bar
     in_view = [*request.in_view, *request.last_exchange]
     if asked and request.follows_recall and sum(t.weight for t in asking) < bar:  # "and what about her?"
         seen = {t.phrase for t in terms}
@@ -146,11 +163,6 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
         in_view = list(request.in_view)  # the exchange it follows up on matches by construction
     if not terms:
         return NOTHING
-    # Terms held by no more messages than recall brings back are not met by chance: those
-    # messages are the answer's candidates.
-    history_bar = bar - math.log(MOST_HITS)
-    # A term the view already holds is the talk's subject now: history is asked for what it lacks.
-    asking = [t for t in asking if not any(t.pattern.search(fold(text)) for text in in_view)]
     scored = []
     for uid, bm25 in ranked_history(database, conversation_id, [t.phrase for t in terms], max(request.eligible)):
         message = request.eligible.get(uid)
@@ -165,6 +177,10 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
     if not scored:
         return NOTHING
     scored.sort(key=lambda entry: (-entry[0], -entry[1], entry[2].uid))
+    # What the view already answers as well needs no recall: the talk is on that subject now.
+    best, *_, searched = scored[0]
+    if best <= max((_matched_weight(text, searched) for text in in_view), default=0.0):
+        return NOTHING
     # What the view already answers needs no recall: the talk is on that subject right now.
     best, *_, searched = scored[0]
     if best <= max((_matched_weight(text, searched) for text in in_view), default=0.0):
@@ -206,14 +222,16 @@ def _weighted(database: Database, conversation_id: str, terms: list[Term], messa
 
 
 def _fill(scored: list, request: RecallRequest) -> Recall:
-    """Hits by rank while they fit, each with the other half of its question/answer pair when
-    there is room; rendered oldest first."""
+    """Hits by rank while they fit, the best with the other half of its question/answer pair
+    when there is room; rendered oldest first."""
     chosen: dict[int, tuple[Message, RecallHit]] = {}
     used = request.count(RECALL_HEADER)
     cap = max(1, request.budget // 2)  # one long message leaves room for another
-    for score, _, message, matched, _ in scored:
+    for rank, (score, _, message, matched, _) in enumerate(scored):
         hit = RecallHit(message.uid, message.role, message.created_at, tuple(t.shown for t in matched), score)
-        for part in [message, *_pair_of(message, request.eligible)]:
+        # the best hit's pair only: in chat nearly every message is half of one, and each
+        # partner is prefilled like a hit
+        for part in [message, *(_pair_of(message, request.eligible) if rank == 0 else [])]:
             if part.uid in chosen:
                 continue
             line = _line(part, matched, cap, request.count)
