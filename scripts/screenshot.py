@@ -3,8 +3,9 @@
 
 - main-window.png: a conversation with the bundled model, mid-conversation, with CJK text;
 - context-layers.png: a LoCoMo conversation replayed through the context engine at a small
-  window, so several compactions happened, with the Context layers tab (one message pinned) and
-  a segment opened;
+  window, so several compactions happened, then one of its questions asked with the bundled
+  model, with the Context layers tab (one message pinned, the messages recalled for the
+  question) and a segment opened;
 - ledger.png: a LoCoMo conversation answered turn by turn (scripted answers), so the chart has
   every turn's payload;
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
@@ -60,6 +61,18 @@ def replayed(session: Session, name: str) -> str:
                           compactor_factory=lambda: ExtractiveCompactor(estimate_text_tokens))
     try:
         return replay_locomo(service, LOCOMO / name, tokenizer)["conversation_id"]
+    finally:
+        service.close()
+
+
+def recalling_question(session: Session, conversation_id: str, name: str) -> str:
+    """The first of the file's questions whose request recall would answer from covered turns."""
+    document = json.loads((LOCOMO / name).read_text(encoding="utf-8"))
+    tokenizer = EmbeddedModel(default_model_path(), n_ctx=WINDOW, tokenizer_only=True)
+    service = ChatService(session, tokenizer, provider="replay", window=WINDOW)
+    try:
+        return next(q["question"] for q in document["qa"] if q.get("category") == 4
+                    and service.assembled(conversation_id, extra_input=q["question"]).recall.hits)
     finally:
         service.close()
 
@@ -186,6 +199,7 @@ def main() -> None:
         session = open_session(DataDir(Path(scratch)), lambda new: "screenshot", use_keychain=False)
         long_one = replayed(session, "30.json")
         change_pin(session, long_one, 1, True, WINDOW)  # the layers tab lists it, with Unpin
+        asked = recalling_question(session, long_one, "30.json")  # asked in the window: recall shows
         answered = scripted_chat(session, "26.json", 120)
         tools_one = with_tool_calls(session)
         window = MainWindow(session, ModelChoice("embedded", window=WINDOW))  # the bundled model
@@ -202,14 +216,18 @@ def main() -> None:
         window.grab().save(png("main-window"))
 
         window.refresh_conversations(select=long_one)
+        wait_for(app, lambda: window.current_id == long_one)
+        window.composer.setPlainText(asked)
+        window.send_or_stop()
+        wait_for(app, lambda: not window.generating)
         wait_for(app, lambda: window.last_report.get("conversation_id") == long_one
-                 and window.layers.segments.topLevelItemCount() > 0)
+                 and window.layers.segments.topLevelItemCount() > 0 and window.layers.recalled.topLevelItemCount())
         window.show_segment(window.layers.segments.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole))
         wait_for(app, lambda: tr("Original messages") in window.layers.detail.toPlainText())
         # Replayed messages carry LoCoMo's dates and the ledger today's, so the notices follow
-        # the last message: show where they begin.
-        first_notice = next(i for i, row in enumerate(window.view.stream.rows) if row.kind == "notice")
-        window.view.scrollTo(window.view.stream.index(first_notice), window.view.ScrollHint.PositionAtCenter)
+        # the last message: show the newest, the recall's.
+        last_notice = max(i for i, row in enumerate(window.view.stream.rows) if row.kind == "notice")
+        window.view.scrollTo(window.view.stream.index(last_notice), window.view.ScrollHint.PositionAtCenter)
         settle(app, 0.5)
         window.grab().save(png("context-layers"))
         window.refresh_conversations(select=answered)

@@ -559,3 +559,32 @@ def test_worker_ready_reaches_a_listener_wired_slowly(qtbot, session: Session) -
         qtbot.waitUntil(lambda: heard == ["fake"], timeout=10_000)
     finally:
         stop_worker(thread, worker)
+
+
+def test_recall_is_listed_in_context_layers_and_switched_off_in_the_conversation_tab(qtbot, session: Session) -> None:
+    """Issue 45 item 3: what recall brought for the last request, with the words that matched;
+    a double-click opens the original; the Conversation tab turns recall off."""
+    from test_recall import ASKED, recalled_question, talk
+
+    from mfs_desktop.store.conversation_settings import conversation_settings
+
+    service, conversation_id, uids = talk(session, [detail for detail, _ in ASKED])
+    detail, question = recalled_question(service, conversation_id, uids)
+    service.close()
+    window = _shown(qtbot, MainWindow(session, ModelChoice("fake", window=4096)))
+    qtbot.waitUntil(lambda: window.current_id == conversation_id, timeout=5_000)
+    _send(qtbot, window, question)
+    qtbot.waitUntil(lambda: window.layers.recalled.topLevelItemCount() > 0, timeout=10_000)
+    rows = [window.layers.recalled.topLevelItem(i) for i in range(window.layers.recalled.topLevelItemCount())]
+    assert f"#{uids[detail]}" in [row.text(0) for row in rows]
+    assert "Recalled for the last request" in window.layers.recalled_label.text()
+    qtbot.waitUntil(lambda: "Recalled " in window.view.toPlainText(), timeout=5_000)
+    row = next(r for r in rows if r.text(0) == f"#{uids[detail]}")
+    assert row.text(3), "the words that matched"
+    window.layers.recalled.itemDoubleClicked.emit(row, 0)
+    qtbot.waitUntil(lambda: window.view.highlighted == uids[detail], timeout=5_000)
+
+    assert window.conversation_tab.recall.isChecked()
+    window.conversation_tab.recall.setChecked(False)
+    window.conversation_tab.save()
+    qtbot.waitUntil(lambda: conversation_settings(session.database, conversation_id).recall is False, timeout=5_000)

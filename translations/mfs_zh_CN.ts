@@ -817,12 +817,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+207"/>
+        <location line="+208"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-205"/>
+        <location line="-206"/>
         <location filename="../mfs_desktop/ui/settings_dialog.py" line="+51"/>
         <source>automatic</source>
         <translation>自动</translation>
@@ -966,12 +966,12 @@
     </message>
     <message>
         <location line="+9"/>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>degraded</source>
         <translation>已降级</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-45"/>
         <source>gap</source>
         <translation>缺口</translation>
     </message>
@@ -997,12 +997,17 @@
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>Recalled for the last request: an earlier message · {tokens:,} tokens</source>
+        <translation>上一次请求找回的内容：1 条较早的消息 · {tokens:,} 个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Recalled for the last request: {count} earlier messages · {tokens:,} tokens</source>
         <translation>上一次请求找回的内容：{count} 条较早的消息 · {tokens:,} 个词元</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Recalled for the last request: nothing (no earlier message out of view matched what it asks)</source>
         <translation>上一次请求找回的内容：无（视图之外没有较早的消息与它所问的内容匹配）</translation>
     </message>

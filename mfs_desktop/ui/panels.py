@@ -192,9 +192,10 @@ class ContextLayersTab(QWidget):
         """What recall brought back for the newest message, and why (the words that matched)."""
         self.recalled.clear()
         hits = recall.get("hits", [])
+        worded = tr("Recalled for the last request: an earlier message · {tokens:,} tokens") if len(hits) == 1 \
+            else tr("Recalled for the last request: {count} earlier messages · {tokens:,} tokens")
         self.recalled_label.setText(
-            tr("Recalled for the last request: {count} earlier messages · {tokens:,} tokens").format(
-                count=len(hits), tokens=recall.get("tokens", 0))
+            worded.format(count=len(hits), tokens=recall.get("tokens", 0))
             if hits else tr("Recalled for the last request: nothing (no earlier message out of view matched "
                             "what it asks)"))
         self.recalled.setVisible(bool(hits))
