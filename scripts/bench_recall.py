@@ -6,8 +6,8 @@
    the deterministic compactor; at the end each question is asked in its own words and the
    request it would be sent with is read: is the detail (the answer) in it, outside the question?
    With recall off as the baseline, at each window.
-2. The recall step's own time at 10,000 turns: the same question's request assembled with recall
-   on and off on a 20,000-message conversation (LoCoMo text repeated), median of the difference.
+2. The recall step's own time at 10,000 turns (20,000 messages of LoCoMo text repeated): search,
+   scoring, choice and rendering, median over 30 questions.
 
 Usage: .venv/bin/python scripts/bench_recall.py [--windows 4096 2048] [--skip-timing]
 """
@@ -76,26 +76,15 @@ def details_present(path: Path, window: int, tokenizer: EmbeddedModel, scratch: 
         session.close()
 
 
-def recall_step_ms(scratch: Path, turns: int = 10_000, questions: int = 30) -> dict:
-    """The recall step's own time (search, scoring, choice, rendering) at `turns` turns, and the
-    whole assembly of the request with recall on and off, medians."""
-    from mfs_desktop.runtime.fake import FakeModel
-    from mfs_desktop.services import chat
-
-    step: list[float] = []
-    recall_for_input = chat.recall_for_input
-
-    def timed(*args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return recall_for_input(*args, **kwargs)
-        finally:
-            step.append((time.perf_counter() - started) * 1000)
-
-    chat.recall_for_input = timed  # type: ignore[assignment]
+def recall_step_ms(scratch: Path, turns: int = 10_000, questions: int = 30, window: int = 8192) -> dict:
+    """The recall step's own time at `turns` turns: the search (term frequencies and BM25
+    candidates on the encrypted index), scoring, choice and rendering, for questions from LoCoMo
+    against a conversation of its text repeated, all but the newest 40 messages out of view and
+    the recall share as budget; medians over the questions."""
+    from mfs_desktop.context.recall import RecallRequest, recall
+    from mfs_desktop.runtime.estimate import estimate_text_tokens
 
     session = new_session(scratch, "timing")
-    service = ChatService(session, FakeModel(), provider="fake", window=8192)
     try:
         texts = [text for path in sorted(LOCOMO.glob("*.json")) for _, session_turns in locomo_sessions(path)[1]
                  for _, text in session_turns]
@@ -103,21 +92,22 @@ def recall_step_ms(scratch: Path, turns: int = 10_000, questions: int = 30) -> d
         drafts = [MessageDraft("user" if i % 2 == 0 else "assistant", texts[i % len(texts)]) for i in range(2 * turns)]
         for start in range(0, len(drafts), 1000):
             session.transcript.append(conversation_id, drafts[start:start + 1000])
-        asked = [t for t in texts if t.rstrip().endswith("?")][:questions]
-        timings: dict[str, list[float]] = {"recall": [], "off": []}
-        for mode in ("recall", "off"):
-            if mode == "off":
-                save_conversation_settings(session.database, conversation_id, ConversationSettings(recall=False))
-            for question in asked:
-                started = time.perf_counter()
-                service.assembled(conversation_id, extra_input=question)
-                timings[mode].append((time.perf_counter() - started) * 1000)
-        return {"turns": turns, "questions": len(asked),
-                "assembly_ms_median": {k: round(statistics.median(v), 1) for k, v in timings.items()},
-                "recall_step_ms": {"median": round(statistics.median(step), 1), "max": round(max(step), 1)}}
+        visible = session.transcript.messages(conversation_id)
+        eligible = {m.uid: m for m in visible[:-40]}
+        shown = [m.text for m in visible[-40:-2]]
+        budget = ContextProfile(window=window).tokens(ContextProfile.recall_share)
+        asked = [t for t in texts if t.rstrip().endswith("?") and len(t) > 40][:questions]
+        timings, hits = [], 0
+        for question in asked:
+            started = time.perf_counter()
+            made = recall(session.database, conversation_id, RecallRequest(
+                question, [m.text for m in visible[-2:]], eligible, shown, False, "", len(visible),
+                len(visible) // 2, budget, estimate_text_tokens))
+            timings.append((time.perf_counter() - started) * 1000)
+            hits += bool(made.hits)
+        return {"turns": turns, "messages": len(visible), "questions": len(asked), "questions_with_recall": hits,
+                "recall_step_ms": {"median": round(statistics.median(timings), 1), "max": round(max(timings), 1)}}
     finally:
-        chat.recall_for_input = recall_for_input  # type: ignore[assignment]
-        service.close()
         session.close()
 
 

@@ -164,7 +164,8 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
     if not terms:
         return NOTHING
     scored = []
-    for uid, bm25 in ranked_history(database, conversation_id, [t.phrase for t in terms], max(request.eligible)):
+    needed = _needed(terms, min(history_bar, math.log(request.user_messages)))
+    for uid, bm25 in ranked_history(database, conversation_id, [t.phrase for t in needed], max(request.eligible)):
         message = request.eligible.get(uid)
         if message is None or _shown(message.text, terms, request.shown):
             continue
@@ -193,6 +194,21 @@ def _shown(text: str, terms: Sequence[Term], shown: str) -> bool:
     """Whether every sentence of `text` that holds a term already stands word for word in `shown`."""
     holding = [sentence for sentence in sentences(text) if _matched(sentence, terms)]
     return bool(holding) and all(sentence in shown for sentence in holding)
+
+
+def _needed(terms: Sequence[Term], bar: float) -> list[Term]:
+    """The terms a message must hold one of to reach `bar` (MaxScore pruning): the rarest, until
+    the rest together weigh less than the bar. Common words then only score candidates found
+    by rarer ones, and the index never ranks every message that says "today"."""
+    ranked = sorted(terms, key=lambda t: -t.weight)
+    rest = sum(t.weight for t in ranked)
+    needed = []
+    for term in ranked:
+        if rest < bar:
+            break
+        needed.append(term)
+        rest -= term.weight
+    return needed
 
 
 def _binds(text: str, terms: Sequence[Term]) -> float:

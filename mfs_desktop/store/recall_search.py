@@ -34,8 +34,10 @@ def ranked_history(database: Database, conversation_id: str, phrases: Sequence[s
     holding any of `phrases` (FTS5 phrase expressions), best first."""
     if not phrases or uid_max < 1:
         return []
+    # CROSS JOIN keeps the index as the outer loop: the planner otherwise walks the
+    # conversation's messages and probes the index once per message (0.4 s at 3,000 turns).
     rows = database.connection().execute(
-        "SELECT m.uid, bm25(message_search) FROM message_search JOIN messages m ON m.id = message_search.rowid "
+        "SELECT m.uid, bm25(message_search) FROM message_search CROSS JOIN messages m ON m.id = message_search.rowid "
         "WHERE message_search MATCH ? AND m.conversation_id = ? AND m.uid <= ? ORDER BY bm25(message_search) "
         "LIMIT ?", (" OR ".join(phrases), conversation_id, uid_max, limit))
     return [(uid, -score) for uid, score in rows]
@@ -45,7 +47,7 @@ def phrase_frequencies(database: Database, conversation_id: str, phrases: Sequen
     """How many messages of the conversation (any epoch) hold each phrase."""
     connection = database.connection()
     return {phrase: connection.execute(
-        "SELECT count(*) FROM message_search JOIN messages m ON m.id = message_search.rowid "
+        "SELECT count(*) FROM message_search CROSS JOIN messages m ON m.id = message_search.rowid "
         "WHERE message_search MATCH ? AND m.conversation_id = ?", (phrase, conversation_id)).fetchone()[0]
         for phrase in phrases}
 
