@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from mfs_desktop.context.recall import RecallHit
 from mfs_desktop.context.send_view import DATA_CLOSE, DATA_OPEN
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.fake import FakeModel, Step
@@ -244,3 +245,18 @@ def test_an_earlier_instruction_comes_back_for_a_request_that_touches_it(session
             assert uids[instruction] in [hit.uid for hit in assembled.recall.hits]
     finally:
         service.close()
+
+
+def test_the_recall_notice_names_one_day_or_a_span() -> None:
+    from mfs_desktop.services.recall import recall_detail
+    from mfs_desktop.store.ledger import LedgerEntry
+
+    def notice(*stamps: float) -> str:
+        hits = tuple(RecallHit(n + 1, "user", stamp, ("x",), 1.0) for n, stamp in enumerate(stamps))
+        entry = LedgerEntry(1, "c", 0.0, "recall", None, 10, None, None, None, "recalled", recall_detail(hits))
+        return notice_for(entry).text
+
+    may_8, june_2 = 1683504000.0, 1685664000.0  # 2023-05-08, 2023-06-02 (UTC)
+    assert notice(may_8) == "Recalled an earlier message from Monday 8 May 2023"
+    assert notice(may_8, may_8 + 60) == "Recalled 2 earlier messages from Monday 8 May 2023"
+    assert notice(may_8, june_2) == "Recalled 2 earlier messages from Monday 8 May 2023 to Friday 2 June 2023"

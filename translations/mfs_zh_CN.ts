@@ -55,14 +55,19 @@
         <translation>系统提示词已更改：下一次回复会重新读取上下文</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Recalled an earlier message from {dates}</source>
-        <translation>从 {dates} 找回了 1 条较早的消息</translation>
+        <location line="+3"/>
+        <source>Recalled {count} earlier messages from {first} to {last}</source>
+        <translation>找回了 {first} 至 {last} 的 {count} 条较早的消息</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Recalled {count} earlier messages from {dates}</source>
-        <translation>从 {dates} 找回了 {count} 条较早的消息</translation>
+        <location line="+2"/>
+        <source>Recalled an earlier message from {first}</source>
+        <translation>从 {first} 找回了 1 条较早的消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recalled {count} earlier messages from {first}</source>
+        <translation>从 {first} 找回了 {count} 条较早的消息</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -11,7 +11,7 @@ from mfs_desktop.store.ledger import LedgerEntry, LedgerOutcome
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 _CLEARED = re.compile(r"^(\d+) old tool results")
-_RECALLED = re.compile(r"^recalled (\d+) earlier messages from (.+?) \(")
+_RECALLED = re.compile(r"^recalled (\d+) earlier messages from (.+?)(?: to (.+?))? \(")
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,13 @@ def notice_for(entry: LedgerEntry) -> Notice | None:
     elif entry.event == "system_prompt":
         text = QT_TRANSLATE_NOOP("", "System prompt changed: the next reply re-reads the context")
     elif entry.event == "recall" and (found := _RECALLED.match(entry.detail)):
-        text = QT_TRANSLATE_NOOP("", "Recalled an earlier message from {dates}") if found.group(1) == "1" else \
-            QT_TRANSLATE_NOOP("", "Recalled {count} earlier messages from {dates}")
-        values = (("count", found.group(1)), ("dates", found.group(2)))
+        if found.group(3):
+            text = QT_TRANSLATE_NOOP("", "Recalled {count} earlier messages from {first} to {last}")
+        elif found.group(1) == "1":
+            text = QT_TRANSLATE_NOOP("", "Recalled an earlier message from {first}")
+        else:
+            text = QT_TRANSLATE_NOOP("", "Recalled {count} earlier messages from {first}")
+        values = (("count", found.group(1)), ("first", found.group(2)), ("last", found.group(3) or ""))
     elif entry.event in ("hard_line", "recent_exact"):
         text, severity = _RECENT_ONLY, "warn"
     elif entry.event == "coverage":
