@@ -240,7 +240,7 @@ def _weighted(database: Database, conversation_id: str, terms: list[Term], messa
 def _fill(scored: list, request: RecallRequest) -> Recall:
     """Hits by rank while they fit, the best with the other half of its question/answer pair
     when there is room; rendered oldest first."""
-    chosen: dict[int, tuple[Message, RecallHit]] = {}
+    chosen: dict[int, tuple[str, RecallHit]] = {}  # uid → its line as sent, and why
     used = request.count(RECALL_HEADER)
     cap = max(1, request.budget // 2)  # one long message leaves room for another
     for rank, (score, _, message, matched, _) in enumerate(scored):
@@ -254,18 +254,13 @@ def _fill(scored: list, request: RecallRequest) -> Recall:
             cost = request.count(line)
             if used + cost > request.budget:
                 break
-            chosen[part.uid] = (part, hit if part is message else
-                                RecallHit(part.uid, part.role, part.created_at, (), 0.0))
+            chosen[part.uid] = (line, hit if part is message else RecallHit(part.uid, part.role, part.created_at,
+                                                                            (), 0.0))
             used += cost
     if not chosen:
         return NOTHING
-    lines = [_line(m, _terms_of(h, scored), cap, request.count) for _, (m, h) in sorted(chosen.items())]
-    block = "\n".join([RECALL_HEADER, *lines])
-    return Recall(block, tuple(h for _, (_, h) in sorted(chosen.items())), request.count(block))
-
-
-def _terms_of(hit: RecallHit, scored: list) -> list[Term]:
-    return next((matched for _, _, message, matched, _ in scored if message.uid == hit.uid), [])
+    block = "\n".join([RECALL_HEADER, *(line for _, (line, _) in sorted(chosen.items()))])
+    return Recall(block, tuple(hit for _, (_, hit) in sorted(chosen.items())), request.count(block))
 
 
 def _pair_of(message: Message, eligible: Mapping[int, Message]) -> list[Message]:
