@@ -3,6 +3,7 @@ service on a real SQLCipher file with the scripted fake model."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -260,3 +261,25 @@ def test_the_recall_notice_names_one_day_or_a_span() -> None:
     assert notice(may_8) == "Recalled an earlier message from Monday 8 May 2023"
     assert notice(may_8, may_8 + 60) == "Recalled 2 earlier messages from Monday 8 May 2023"
     assert notice(may_8, june_2) == "Recalled 2 earlier messages from Monday 8 May 2023 to Friday 2 June 2023"
+
+
+def test_inspect_shows_the_request_a_question_would_be_sent_with(session: Session, data_root) -> None:
+    """`inspect --input TEXT`: --json lists the recalled uids, --payload prints the request with
+    the chat template applied; nothing is stored by asking."""
+    from conftest import run_cli
+
+    service, conversation_id, uids = talk(session, [detail for detail, _ in ASKED])
+    detail, question = recalled_question(service, conversation_id, uids)
+    service.close()
+    before = session.transcript.messages(conversation_id)
+    common = ("--conversation", conversation_id, "--provider", "fake", "--window", "4096")
+    shown = run_cli("inspect", *common, "--json", "--input", question, data_dir=data_root)
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    assert uids[detail] in report["recall"]["uids"] and report["recall"]["tokens"] > 0
+    payload = run_cli("inspect", *common, "--payload", "--input", question, data_dir=data_root)
+    assert payload.returncode == 0 and detail in payload.stdout and payload.stdout.rstrip().endswith(question)
+    plain = run_cli("inspect", *common, "--json", data_dir=data_root)
+    assert json.loads(plain.stdout)["recall"]["uids"] == []
+    assert session.transcript.messages(conversation_id) == before
+    assert max(recalls(session.database, conversation_id)) <= before[-1].uid  # no recall kept for the question
