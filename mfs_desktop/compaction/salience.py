@@ -31,7 +31,7 @@ QUESTION_WEIGHT = 0.5  # a question mostly asks what the answer after it tells
 REPEAT_WEIGHT = 1 / 3
 
 
-def cjk_terms(run: str) -> Iterator[str]:
+def _cjk_terms(run: str) -> Iterator[str]:
     """A run of Han or kana as its bigrams, split first at particles and pronouns, so "我今天去了
     北京" gives 今天, 天去 and 北京."""
     piece = ""
@@ -54,7 +54,7 @@ def content_words(text: str) -> frozenset[str]:
     words: set[str] = set()
     for position, raw in enumerate(_WORD.findall(text)):
         if _CJK_RUN.match(raw):
-            words.update(cjk_terms(raw))
+            words.update(_cjk_terms(raw))
             continue
         word = _ELISION.sub("", raw.casefold().rstrip("'’-"))
         if not (word[:1].isdigit() or (len(word) > 2 and word not in LATIN and word not in _SPEAKERS)):

@@ -8,12 +8,13 @@ conversation's messages that are *not* in the view are ranked on the encrypted F
 
 How much a match tells: a term held by `df` of the conversation's `N` messages weighs
 ln(N ÷ df). History answers what a sentence of the message *asks* (the rest of a long message
-is talk), and only about terms the view does not already hold (those are the talk's subject
-now). A message comes back when the asked terms it holds weigh at least ln(N ÷ 3) — were words
-independent, they would meet by chance in no more messages than the three recall brings back.
-A word said once weighs ln(N) and is enough alone; a name
-said in every session weighs next to nothing. N and df are the conversation's own: nothing is
-fixed to a language or a benchmark (docs/defaults.md has the measurements).
+is talk). A message comes back when the asked terms it holds weigh at least ln(N ÷ 3) — were
+words independent, they would meet by chance in no more messages than the three recall brings
+back — and the best of them matches better than every raw turn the request already carries
+(else the talk is on that subject now, and the view answers it). A word said once weighs ln(N)
+and is enough alone; a name said in every session weighs next to nothing. N and df are the
+conversation's own: nothing is fixed to a language or a benchmark (docs/defaults.md has the
+measurements).
 
 An earlier instruction of the user comes back for any message that touches it: its binding
 sentences, with the user's messages as the pool. A question whose own terms cannot reach the
@@ -182,10 +183,6 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
     best, *_, searched = scored[0]
     if best <= max((_matched_weight(text, searched) for text in in_view), default=0.0):
         return NOTHING
-    # What the view already answers needs no recall: the talk is on that subject right now.
-    best, *_, searched = scored[0]
-    if best <= max((_matched_weight(text, searched) for text in in_view), default=0.0):
-        return NOTHING
     floor = scored[0][0] * RELATIVE_FLOOR
     return _fill([s for s in scored if s[0] >= floor][:MOST_HITS], request)
 
@@ -214,8 +211,8 @@ def _needed(terms: Sequence[Term], bar: float) -> list[Term]:
 def _binds(text: str, terms: Sequence[Term]) -> float:
     """The matched weight of the sentences of `text` that bind the assistant (an instruction the
     user gave earlier), 0 when none does: an instruction comes back for a request that touches it."""
-    return sum(_matched_weight(sentence, terms) for sentence in sentences(text)
-               if _matched(sentence, terms) and binding_class(sentence) is not None)
+    weights = ((sentence, _matched_weight(sentence, terms)) for sentence in sentences(text))
+    return sum(weight for sentence, weight in weights if weight > 0 and binding_class(sentence) is not None)
 
 
 def _matched(text: str, terms: Sequence[Term]) -> list[Term]:

@@ -146,8 +146,8 @@ def build_send_view(
         # the newest raw turns that fit the fallback share, at least the newest one
         raw_limit = profile.tokens(profile.fallback_raw_share)
         keep_from = len(starts) - 1
-        while keep_from > 0 and sum(count(m.text) + 4 for m in raw[starts[keep_from - 1]:]) \
-                + sum(count(recalled.get(m.uid, "")) for m in raw[starts[keep_from - 1]:]) <= raw_limit:
+        while keep_from > 0 and sum(count(m.text) + 4 + count(recalled.get(m.uid, ""))
+                                    for m in raw[starts[keep_from - 1]:]) <= raw_limit:
             keep_from -= 1
     chat = view_from(keep_from)
     tokens = counter.count_tokens(chat, tools)

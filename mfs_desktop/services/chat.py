@@ -184,7 +184,7 @@ class ChatService(CompactionSchedule):
                 conversation = self._degrade_to_recent_only(conversation_id, coverage)
         automatic = conversation.memory_mode == "automatic"
         state = kept_recalls(self.session, self.profile, conversation, block[-1].uid_end if automatic and block else 0,
-                             [m.uid for m in visible[-64:] if m.role == "user"])
+                             [m.uid for m in visible if m.role == "user"][-2:])
 
         def build(user_uid: int | None = None) -> tuple[SendView, ViewReport]:
             return build_send_view(
@@ -204,7 +204,7 @@ class ChatService(CompactionSchedule):
                     state = dataclasses.replace(state, new=NOTHING)
                     view, report = build()
         return Assembled(view, report, uncovered_before(visible, block if automatic else (), view.first_uid),
-                         recall=state.new, kept=state.kept.get(view.user_uid))
+                         recall=state.new)
 
     def _degrade_to_recent_only(self, conversation_id: str, coverage: CoverageReport) -> Conversation:
         """A block with a hole or an overlap would tell the model a false history (invariant 2;

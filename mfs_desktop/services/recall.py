@@ -50,8 +50,9 @@ def recall_enabled(session: Session, conversation: Conversation) -> bool:
 def kept_recalls(session: Session, profile: ContextProfile, conversation: Conversation, covered_end: int,
                  user_uids: Sequence[int]) -> RecallState:
     """The recalls a view carries: every raw user message's while they stay with their turn
-    (`profile.recall_stays`), else only the newest message's (a regenerated answer). The one
-    before it is read either way: a follow-up question looks at it."""
+    (`profile.recall_stays`), else only the newest message's (a regenerated answer). `user_uids`
+    ends with the newest user message and the one before it, which is read either way: a
+    follow-up question looks at it."""
     if not recall_enabled(session, conversation):
         return RecallState(False, {})
     newest = user_uids[-1] if user_uids else 0

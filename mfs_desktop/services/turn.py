@@ -24,7 +24,6 @@ from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
 from mfs_desktop.services.owner import this_process
 from mfs_desktop.store.generations import GenerationRecord, GenerationStatus
 from mfs_desktop.store.models import Conversation, Message, MessageDraft, sha256_text
-from mfs_desktop.store.recall_search import RecallRecord
 from mfs_desktop.store.segment_records import SegmentDraft
 
 if TYPE_CHECKING:
@@ -42,7 +41,6 @@ class Assembled:
     report: ViewReport
     left_out: int
     recall: Recall | None = None  # made for this request's user message, to be kept when it is frozen
-    kept: RecallRecord | None = None  # kept earlier for it (a regenerated answer)
 
 
 @dataclass(frozen=True)
