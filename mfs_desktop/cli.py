@@ -187,6 +187,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     model = build_model(ModelChoice(args.provider, args.model, args.window), session.database)
     service = ChatService(session, model, provider=args.provider, window=args.window)
     try:
+        if args.input is not None:  # refused as the composer would refuse it: NUL, not UTF-8, too long
+            service.check_message(args.input)
         if args.payload:
             view, _ = service.view(args.conversation, extra_input=args.input)
             sys.stdout.write(render_payload(service, view.messages))

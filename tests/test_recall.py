@@ -283,3 +283,31 @@ def test_inspect_shows_the_request_a_question_would_be_sent_with(session: Sessio
     assert json.loads(plain.stdout)["recall"]["uids"] == []
     assert session.transcript.messages(conversation_id) == before
     assert max(recalls(session.database, conversation_id)) <= before[-1].uid  # no recall kept for the question
+
+
+def test_a_pasted_page_costs_a_bounded_number_of_index_lookups(session: Session, monkeypatch, data_root) -> None:
+    """A hostile or merely long message: its terms are counted on the index a bounded number of
+    times, and `inspect --input` refuses what the composer refuses, plainly."""
+    from conftest import run_cli
+
+    from mfs_desktop.context import recall as recall_module
+
+    service, conversation_id, _ = talk(session, [detail for detail, _ in ASKED[:4]])
+    try:
+        looked_up: list[int] = []
+        count = recall_module.phrase_frequencies
+        monkeypatch.setattr(recall_module, "phrase_frequencies",
+                            lambda db, cid, phrases: looked_up.append(len(phrases)) or count(db, cid, phrases))
+        rng = random.Random(7)
+        made_up = {"".join(rng.choice("bcdfghklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(150)}
+        assert len({word[:5] for word in made_up}) > recall_module.TERM_LOOKUPS
+        page = " ".join(sorted(made_up)) + ". Where did my dentist move her practice to?"
+        assembled = service.assembled(conversation_id, extra_input=page)
+        assert looked_up and max(looked_up) <= recall_module.TERM_LOOKUPS
+        # the page's question is looked up first: its detail is in the request
+        assert ASKED[0][0] in "\n".join(m.content for m in assembled.view.messages)
+    finally:
+        service.close()
+    refused = run_cli("inspect", "--conversation", conversation_id, "--provider", "fake", "--json", "--window", "2048",
+                      "--input", "word " * 20_000, data_dir=data_root)
+    assert refused.returncode == 10 and "too long" in refused.stderr and "Traceback" not in refused.stderr

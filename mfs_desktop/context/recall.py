@@ -47,6 +47,7 @@ FOLLOW_UP_WEIGHT = 0.5  # the last exchange says what a short follow-up is about
 RELATIVE_FLOOR = 0.5  # hits within this share of the best one's weight come back with it
 MOST_HITS = 3  # "the best few": a question's evidence is one to three messages (LoCoMo's multi-hop: 2–4)
 MAX_TERMS = 24  # a pasted page asks nothing specific: its rarest terms are enough
+TERM_LOOKUPS = 4 * MAX_TERMS  # terms counted on the index per message, before the rarest are kept
 RECALL_HEADER = "[recalled word for word from earlier in this conversation: #number · date · speaker]"
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _PIECE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
@@ -142,10 +143,13 @@ def recall(database: Database, conversation_id: str, request: RecallRequest) -> 
     if not request.eligible or request.budget <= 0 or request.messages < 2:
         return NOTHING
     bar = math.log(request.messages)
-    terms = _weighted(database, conversation_id, question_terms(request.question), request.messages)
     # History answers what a sentence of the message asks; the rest of a long message is talk.
     asked = " ".join(sentence for sentence in sentences(request.question) if asks(sentence))
     asked_phrases = {t.phrase for t in question_terms(asked)}
+    # One index count per term: a pasted page would cost thousands, so its asked terms and then
+    # its first others are looked up, a bounded number.
+    candidates = sorted(question_terms(request.question), key=lambda t: t.phrase not in asked_phrases)
+    terms = _weighted(database, conversation_id, candidates[:TERM_LOOKUPS], request.messages)
     asking = [t for t in terms if t.phrase in asked_phrases]
     # Terms held by no more messages than recall brings back are not met by chance: those
     # messages are the answer's candidates.
