@@ -19,6 +19,7 @@ from mfs_desktop.cli_organize import add_list_command, add_organize_command
 from mfs_desktop.cli_search import add_search_command
 from mfs_desktop.errors import BUG_EXIT_CODE, EnvironmentFault, InvalidInput, NoDisplay, file_system_fault
 from mfs_desktop.paths import resolve_data_dir
+from mfs_desktop.services.display import shown
 from mfs_desktop.services.unlock import DataDir
 
 log = logging.getLogger("mfs_desktop")
@@ -355,7 +356,7 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
     try:
         return handler(args)
     except EnvironmentFault as fault:
-        print(f"mfs-desktop: {fault.message}", file=sys.stderr)
+        print(f"mfs-desktop: {shown(fault.message)}", file=sys.stderr)  # a file name may carry terminal escapes
         return fault.exit_code
     except KeyboardInterrupt:
         print("mfs-desktop: interrupted", file=sys.stderr)
@@ -366,7 +367,7 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
     except Exception as exc:
         fault = file_system_fault(exc)
         if fault is not None:
-            print(f"mfs-desktop: {fault.message}", file=sys.stderr)
+            print(f"mfs-desktop: {shown(fault.message)}", file=sys.stderr)  # a file name may carry terminal escapes
             return fault.exit_code
         print(f"mfs-desktop: internal error ({type(exc).__name__}); this is a bug, please report it "
               "(MFS_DEBUG=1 shows the traceback)", file=sys.stderr)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.runtime.chat_template import FAMILIES
 from mfs_desktop.runtime.download import Progress
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.units import byte_size, duration
@@ -111,10 +112,10 @@ def cmd_models_use(args: argparse.Namespace, open_session: OpenSession) -> int:
         set_conversation_model(session.database, args.conversation, None)
         print(f"conversation {args.conversation} uses the default model")
         return 0
-    chosen = use_model(session, Path(args.path), args.window, args.conversation)
+    chosen = use_model(session, Path(args.path), args.window, args.conversation, args.template)
     fit = chosen.fit
     where = f"in conversation {args.conversation}" if args.conversation else "as the default"
-    print(f"now using {chosen.info.path} {where}\nwindow {fit.window:,} tokens (the file's context: "
+    print(f"now using {shown_line(chosen.info.path)} {where}\nwindow {fit.window:,} tokens (the file's context: "
           f"{chosen.info.context_length:,}); memory estimate {byte_size(fit.estimate)} of "
           f"{byte_size(fit.budget)} available to models")
     if not fit.fits:
@@ -199,6 +200,9 @@ def add_models_commands(commands: Any, open_session: OpenSession) -> None:
     use.add_argument("path", help="a GGUF file, or `default` (with --conversation) to follow the default again")
     use.add_argument("--conversation", metavar="ID", help="only this conversation runs on it")
     use.add_argument("--window", type=int, help="window in tokens (default: what fits this machine)")
+    use.add_argument("--template", metavar="FAMILY", help="use a known family's chat template for this file instead "
+                     f"of its own ({', '.join(FAMILIES)}; `own` goes back to the file's own)",
+                     type=lambda text: "" if text == "own" else text)
     action("remove", cmd_models_remove, "delete a model MFS Desktop downloaded").add_argument("path")
     action("catalogue", cmd_models_catalogue, "well-known instruct models and whether each fits here"
            ).add_argument("--json", action="store_true")

@@ -92,6 +92,12 @@ class DownloadFailed(EnvironmentFault):
     exit_code = 16
 
 
+class TemplateUnusable(EnvironmentFault):
+    """A model's chat template fails, loops or grows without bound; a known family's template can stand in."""
+
+    exit_code = 17
+
+
 BUG_EXIT_CODE = 70  # EX_SOFTWARE from sysexits.h
 
 

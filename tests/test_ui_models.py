@@ -150,3 +150,24 @@ def test_a_chosen_file_is_described_and_a_broken_one_refused_in_the_model_tab(qt
     assert "cannot be used: truncated" in dialog.model_status.text()
     with pytest.raises(InvalidInput, match="cannot be used: truncated"):
         validate(dialog.choice().preferences)
+
+
+def test_a_model_whose_template_fails_is_refused_and_a_family_offered(qtbot, session, tmp_path) -> None:
+    """Issue 46: Settings › Models tries the template before a model is chosen; the family its tokens
+    name is offered, and with it chosen the model is taken."""
+    from mfs_desktop.services.model_library import set_user_folders
+    from mfs_desktop.services.model_templates import template_family
+    from tests.gguf_files import small_model
+
+    folder = tmp_path / "mine"
+    bad = small_model(folder / "strict.gguf", "<|im_start|>{{ raise_exception('Conversation roles must alternate') }}")
+    set_user_folders(session.database, [folder])
+    dialog = _dialog(qtbot, session)
+    page = dialog.models_page
+    qtbot.waitUntil(lambda: page.table.rowCount() == 2, timeout=10_000)
+    page.select_path(str(bad))
+    page.use_selected()
+    assert "cannot be used" in page.status.text() and "Conversation roles must alternate" in page.status.text()
+    assert dialog.model_path.text() != str(bad) and page.template.currentData() == "chatml"
+    page.use_selected()
+    assert dialog.model_path.text() == str(bad) and template_family(session.database, bad) == "chatml"

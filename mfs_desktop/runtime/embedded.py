@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import llama_cpp
-from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from mfs_desktop.errors import NotFound
+from mfs_desktop.runtime.chat_template import FAMILIES, ChatTemplate, TemplateFailed, template_unusable
 from mfs_desktop.runtime.kv_cache import CacheSnapshot, model_identity
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.neutral import WORD_JOINER
@@ -48,9 +48,11 @@ class EmbeddedModel:
 
     def __init__(
         self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None, tokenizer_only: bool = False,
+        template_family: str = "",
     ) -> None:
         """`tokenizer_only` loads the vocabulary and template without the weights: exact counts
-        and renders for replays and `inspect`, no answers."""
+        and renders for replays and `inspect`, no answers. `template_family` names a known family's
+        template to use instead of the file's own (one that cannot be used)."""
         check_gguf(model_path)
         try:
             self._llama = llama_cpp.Llama(
@@ -61,17 +63,21 @@ class EmbeddedModel:
             raise NotFound.worded(QT_TRANSLATE_NOOP("", "llama.cpp could not load {path} ({reason}); choose another "
                                                         "GGUF file."), path=model_path, reason=str(exc)) from None
         self.name = model_path.name
+        self._path = model_path
         self.identity = model_identity(model_path)
         self.window = n_ctx if tokenizer_only else self._llama.n_ctx()
-        template = self._llama.metadata.get("tokenizer.chat_template")
+        family = FAMILIES.get(template_family)
+        template = family.source if family else self._llama.metadata.get("tokenizer.chat_template")
         if not template:
             raise NotFound.worded(QT_TRANSLATE_NOOP("", "{path} carries no chat template; choose an instruction-tuned "
                                                         "GGUF."), path=model_path)
         vocab_text = lambda token: self._llama.detokenize([token], special=True).decode("utf-8", "ignore")  # noqa: E731
-        self._formatter = Jinja2ChatFormatter(
-            template, eos_token=vocab_text(self._llama.token_eos()), bos_token=vocab_text(self._llama.token_bos()),
-            add_generation_prompt=True,
-        )
+        try:
+            self._template = ChatTemplate(template, eos_token=vocab_text(self._llama.token_eos()),
+                                          bos_token=vocab_text(self._llama.token_bos()),
+                                          system_role=family.system_role if family else None)
+        except TemplateFailed as reason:
+            raise template_unusable(model_path, template, str(reason)) from None
         self._cached_text = ""
         self._cached_tokens: list[int] = []
         self._plain_texts: dict[str, str] = {}
@@ -92,7 +98,10 @@ class EmbeddedModel:
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
             else:
                 wire.insert(0, {"role": "system", "content": tool_instructions(tools)})
-        return self._formatter(messages=wire).prompt
+        try:
+            return self._template.render(wire)
+        except TemplateFailed as reason:
+            raise template_unusable(self._path, self._template.source, str(reason)) from None
 
     def _without_control(self, text: str) -> str:
         """`text` with any of this vocabulary's special tokens it spells broken by a WORD JOINER

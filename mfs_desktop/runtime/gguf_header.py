@@ -10,6 +10,8 @@ here, counted but never decoded.
 from __future__ import annotations
 
 import mmap
+import os
+import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +28,19 @@ _FIXED = {
     GGUFValueType.FLOAT32: "<f", GGUFValueType.BOOL: "<?", GGUFValueType.UINT64: "<Q",
     GGUFValueType.INT64: "<q", GGUFValueType.FLOAT64: "<d",
 }
-# A header claiming more entries than this is garbage, not a model (the largest real
-# vocabularies hold about 260,000 tokens; tensor tables a few thousand rows).
-_MAX_COUNT = 1 << 24
+# Walk limits: a header is someone else's file, and the walk must stay under a second and a
+# few MB of memory whatever it claims. Real files are far inside them: some 50 metadata keys,
+# vocabularies up to about 262,000 tokens plus as many merges, tensor tables of a few thousand
+# rows (the largest MoE models about 2,000), templates of a few KB.
+MAX_METADATA_ENTRIES = 1 << 16
+MAX_TENSORS = 1 << 17
+MAX_ARRAY_ELEMENTS = 1 << 24  # one array (token types are fixed-size and skipped in one step)
+MAX_ARRAY_STRINGS = 1 << 22  # all string array elements of the header together, each walked one by one
+MAX_STRING_BYTES = 16 << 20  # one key or string value
+# The least bytes an entry can take, so a count the file cannot hold is refused before any walk:
+# a metadata entry is a key (8-byte length, 1 byte at least), a type (4) and a value (1 at least).
+_SMALLEST_ENTRY = 14
+_SMALLEST_TENSOR = 8 + 1 + 4 + 4 + 8  # name length, name, dimensions, type, offset
 
 
 class GgufUnreadable(Exception):
@@ -50,6 +62,7 @@ class _Cursor:
         self.buffer = buffer
         self.size = size
         self.at = 0
+        self.strings_left = MAX_ARRAY_STRINGS
 
     def unpack(self, fmt: str) -> int | float | bool:
         width = struct.calcsize(fmt)
@@ -59,14 +72,20 @@ class _Cursor:
         self.at += width
         return value
 
-    def count(self) -> int:
+    def count(self, most: int, smallest: int = 1) -> int:
+        """A count of entries, refused past `most` or past what the rest of the file can hold at
+        `smallest` bytes an entry."""
         value = int(self.unpack("<Q"))
-        if value > _MAX_COUNT:
+        if value > most:
             raise GgufUnreadable(f"its header claims {value:,} entries (damaged)")
+        if value * smallest > self.size - self.at:
+            raise GgufUnreadable("truncated: the file ends inside its header")
         return value
 
     def string(self) -> str:
         length = int(self.unpack("<Q"))
+        if length > MAX_STRING_BYTES:
+            raise GgufUnreadable(f"its header holds a text of {length:,} bytes (damaged)")
         if self.at + length > self.size:
             raise GgufUnreadable("truncated: the file ends inside its header")
         raw = self.buffer[self.at:self.at + length]
@@ -74,6 +93,9 @@ class _Cursor:
         return raw.decode("utf-8", errors="replace")
 
     def skip_strings(self, count: int) -> None:
+        self.strings_left -= count
+        if self.strings_left < 0:
+            raise GgufUnreadable(f"its header holds more than {MAX_ARRAY_STRINGS:,} listed texts (damaged)")
         at, buffer, limit, length_at = self.at, self.buffer, self.size - 8, _U64.unpack_from
         for _ in range(count):
             if at > limit:
@@ -96,7 +118,7 @@ def _read_value(cursor: _Cursor, kind: GGUFValueType) -> object:
         return cursor.string()
     if kind == GGUFValueType.ARRAY:
         element = _value_type(int(cursor.unpack("<I")))
-        count = cursor.count()
+        count = cursor.count(MAX_ARRAY_ELEMENTS, 8 if element == GGUFValueType.STRING else 1)
         if element == GGUFValueType.STRING:
             cursor.skip_strings(count)
         elif element == GGUFValueType.ARRAY:
@@ -113,9 +135,13 @@ def _tensor_bytes(elements: int, kind: GGMLQuantizationType) -> int:
 
 
 def read_gguf_header(path: Path) -> GgufHeader:
-    """The header of `path`, or GgufUnreadable with the reason (not a GGUF, an old format,
-    damaged, or truncated: the tensor data runs past the end of the file)."""
-    with open(path, "rb") as handle:
+    """The header of `path`, or GgufUnreadable with the reason (not a regular file, not a GGUF, an
+    old format, damaged, or truncated: the tensor data runs past the end of the file)."""
+    # Opened without blocking: a FIFO or a device named *.gguf would otherwise hang the model list.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with open(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise GgufUnreadable("it is not a regular file (a pipe, a device or a socket)")
         size = handle.seek(0, 2)
         if size < 24:
             raise GgufUnreadable("it is too short to be a GGUF model file")
@@ -127,7 +153,8 @@ def read_gguf_header(path: Path) -> GgufHeader:
             version = int(cursor.unpack("<I"))
             if version not in SUPPORTED_VERSIONS:
                 raise GgufUnreadable(f"GGUF version {version} is not supported (only 2 and 3)")
-            tensor_count, kv_count = cursor.count(), cursor.count()
+            tensor_count = cursor.count(MAX_TENSORS, _SMALLEST_TENSOR)
+            kv_count = cursor.count(MAX_METADATA_ENTRIES, _SMALLEST_ENTRY)
             metadata: dict[str, object] = {}
             for _ in range(kv_count):
                 key = cursor.string()

@@ -79,6 +79,9 @@ def quantization_name(header: GgufHeader) -> str:
     return max(header.tensor_types.items(), key=lambda item: item[1])[0]
 
 
+MAX_CONTEXT_LENGTH = 1 << 27  # the longest claimed by real models is about 10 M tokens
+
+
 def _number(metadata: dict[str, object], key: str, default: int = 0) -> int:
     # Per-layer head counts are arrays (their length is all the header walk keeps): fall back.
     value = metadata.get(key)
@@ -115,6 +118,10 @@ def _with_problem(info: ModelInfo, header: GgufHeader) -> ModelInfo:
         return replace(info, problem="not a chat model (a vision projector or adapter that belongs to one)")
     if not info.architecture:
         return replace(info, problem="its header names no architecture")
+    if header.tensor_count == 0 or header.parameters == 0:
+        return replace(info, problem="it holds no weights (a header without tensors)")
+    if not 0 <= info.context_length <= MAX_CONTEXT_LENGTH:
+        return replace(info, problem=f"its header gives an impossible context length ({info.context_length:,})")
     if not loadable_architecture(info.architecture):
         return replace(info, problem=f"architecture {info.architecture!r} is not supported by this "
                                      "llama.cpp; update llama-cpp-python")

@@ -17,7 +17,14 @@ from mfs_desktop.errors import EnvironmentFault, InvalidInput
 from mfs_desktop.runtime.download import Downloaded, DownloadSource, Progress, download, part_paths
 from mfs_desktop.runtime.model_files import default_model_path
 from mfs_desktop.runtime.model_info import ModelInfo, read_model_info
+from mfs_desktop.services.access import make_private
 from mfs_desktop.services.model_library import downloads_folder
+from mfs_desktop.services.model_templates import (
+    check_model_template,
+    checked_family,
+    set_template_family,
+    template_family,
+)
 from mfs_desktop.services.models import ModelChoice
 from mfs_desktop.services.preferences import WINDOW_RANGE, load_preferences, save_preferences
 from mfs_desktop.services.session import Session
@@ -69,12 +76,15 @@ class Chosen:
 
 
 def use_model(session: Session, path: Path, window: int | None = None,
-              conversation_id: str | None = None) -> Chosen:
+              conversation_id: str | None = None, template: str | None = None) -> Chosen:
     """Make `path` the default model (or the model of one conversation), at `window` or at
-    the window that fits this machine."""
+    the window that fits this machine. `template` names a known family's chat template to use
+    for this file (OWN: its own; None: as chosen before); the template is tried first."""
     info = read_model_info(path.expanduser().resolve())
     if info.problem:
         raise InvalidInput(f"{path} cannot be used: {info.problem}.")
+    family = template_family(session.database, info.path) if template is None else checked_family(template)
+    check_model_template(Path(info.path), family)
     fit = fit_to_machine(info)
     if window is not None:
         low, high = WINDOW_RANGE
@@ -82,6 +92,8 @@ def use_model(session: Session, path: Path, window: int | None = None,
             raise InvalidInput(f"The window must be between {low:,} and {high:,} tokens.")
         fit = replace(fit, window=window, estimate=info.memory_bytes(window, CONTEXTS))
     model_path = "" if _is_bundled(Path(info.path)) else info.path
+    if template is not None:
+        set_template_family(session.database, info.path, family)
     if conversation_id is not None:
         set_conversation_model(session.database, conversation_id, ConversationModel(model_path, fit.window))
     else:
@@ -166,8 +178,9 @@ def download_model(session: Session, what: str, file: str | None = None, *, revi
                    sha256: str | None = None, on_progress: Callable[[Progress], None] | None = None,
                    cancelled: Callable[[], bool] = lambda: False) -> Downloaded:
     source, relative = source_for(what, file, revision, parse_sha256(sha256), load_hub_token(session))
-    return download(source, downloads_folder(session.data_dir) / relative, on_progress=on_progress,
-                    cancelled=cancelled)
+    folder = downloads_folder(session.data_dir)
+    make_private(folder, ())  # the app's own folder, left 0755 by versions before 0700 folders
+    return download(source, folder / relative, on_progress=on_progress, cancelled=cancelled)
 
 
 def _token_keychain_user(session: Session) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,10 +35,7 @@ def build_model(choice: ModelChoice, database: Database | None = None) -> ChatMo
 
         return FakeModel.from_environment()
     if choice.provider == "embedded":
-        from mfs_desktop.runtime.embedded import EmbeddedModel
-        from mfs_desktop.runtime.model_files import default_model_path
-
-        return EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window, n_threads=choice.threads)
+        return _embedded(choice, database)()
     if choice.provider == "openai":
         from mfs_desktop.runtime.endpoint_switch import EndpointSwitch
         from mfs_desktop.runtime.openai_http import OpenAICompatibleModel
@@ -53,14 +51,23 @@ def build_model(choice: ModelChoice, database: Database | None = None) -> ChatMo
     raise InvalidInput(f"Unknown provider {choice.provider!r}; use one of {', '.join(PROVIDERS)}.")
 
 
-def compactor_factory(choice: ModelChoice):
+def _embedded(choice: ModelChoice, database: Database | None) -> Callable[[], ChatModel]:
+    """A maker of the model, with the template chosen for its file read now (on the caller's thread)."""
+    from mfs_desktop.runtime.embedded import EmbeddedModel
+    from mfs_desktop.runtime.model_files import default_model_path
+    from mfs_desktop.services.model_templates import template_family
+
+    family = template_family(database, choice.model_path)
+    return lambda: EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window,
+                                 n_threads=choice.threads, template_family=family)
+
+
+def compactor_factory(choice: ModelChoice, database: Database | None = None):
     """The embedded model compacts on a second context of its own over the same mapped file
     (a llama.cpp context is not thread-safe); other providers use the deterministic compactor."""
     if choice.provider != "embedded":
         return None
     from mfs_desktop.compaction.compactor import ModelCompactor
-    from mfs_desktop.runtime.embedded import EmbeddedModel
-    from mfs_desktop.runtime.model_files import default_model_path
 
-    return lambda: ModelCompactor(EmbeddedModel(choice.model_path or default_model_path(), n_ctx=choice.window,
-                                                n_threads=choice.threads))
+    model = _embedded(choice, database)
+    return lambda: ModelCompactor(model())

@@ -53,7 +53,7 @@ class ChatWorker(QObject):
         cache = load_preferences(self._session.database).cache_bytes
         self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window,
                                     cache_bytes=cache,
-                                    compactor_factory=compactor_factory(self._choice))
+                                    compactor_factory=compactor_factory(self._choice, self._session.database))
         self._service.precompactor.listeners.append(self._compaction_progress)
         self.ready.emit(model.name)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.runtime.download import Cancelled, Downloaded, Progress
 from mfs_desktop.services.display import shown_line
 from mfs_desktop.services.model_actions import (
@@ -38,6 +40,13 @@ from mfs_desktop.services.model_actions import (
 )
 from mfs_desktop.services.model_catalogue import CATALOGUE, CatalogueEntry
 from mfs_desktop.services.model_library import LibraryModel, list_models, set_user_folders, user_folders
+from mfs_desktop.services.model_templates import (
+    FAMILIES,
+    OWN,
+    check_model_template,
+    set_template_family,
+    template_family,
+)
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.units import byte_size, duration
 from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, error_text, tr
@@ -124,6 +133,12 @@ class ModelsPage(QWidget):
         self.use_here_button, self.follow_button = QPushButton(tr("Use in this conversation")), QPushButton(
             tr("This conversation: follow the default"))
         add_folder, refresh = QPushButton(tr("Add folder…")), QPushButton(tr("Refresh"))
+        self.template = QComboBox()
+        self.template.setToolTip(tr("The chat template the model runs with: its own, or a known family's in place "
+                                    "of one that cannot be used"))
+        self.template.addItem(tr("Its own template"), OWN)
+        for family in FAMILIES:
+            self.template.addItem(family, family)
         self.use_button.clicked.connect(self.use_selected)
         self.use_here_button.clicked.connect(lambda: self.use_selected(here=True))
         self.follow_button.clicked.connect(self.follow_default)
@@ -131,8 +146,8 @@ class ModelsPage(QWidget):
         add_folder.clicked.connect(self._add_folder)
         refresh.clicked.connect(self.reload)
         row = QHBoxLayout()
-        for button in (self.use_button, self.use_here_button, self.follow_button, self.remove_button, add_folder,
-                       refresh):
+        for button in (self.template, self.use_button, self.use_here_button, self.follow_button, self.remove_button,
+                       add_folder, refresh):
             row.addWidget(button)
         row.addStretch(1)
         self._update_buttons()
@@ -213,6 +228,9 @@ class ModelsPage(QWidget):
         self.use_here_button.setEnabled(usable and self.conversation_id is not None)
         self.follow_button.setEnabled(self.conversation_id is not None)
         self.remove_button.setEnabled(chosen is not None and chosen[0].downloaded)
+        if chosen is not None:
+            family = template_family(self.session.database, chosen[0].info.path)
+            self.template.setCurrentIndex(max(0, self.template.findData(family)))
 
     def select_path(self, path: str) -> None:
         for row, (model, _fit) in enumerate(self.models):
@@ -224,6 +242,15 @@ class ModelsPage(QWidget):
         if chosen is None or chosen[1] is None or (here and self.conversation_id is None):
             return
         model, fit = chosen
+        family = self.template.currentData()
+        try:  # the trial is a child process of a fraction of a second, bounded at a few seconds
+            check_model_template(model.info.path, family)
+        except EnvironmentFault as fault:
+            self._show_error(fault)
+            suggested = fault.values.get("families", OWN)  # one family when the template's tokens name it
+            self.template.setCurrentIndex(max(0, self.template.findData(suggested)))
+            return
+        set_template_family(self.session.database, model.info.path, family)
         self.on_use("" if model.source == "bundled" else model.info.path, fit.window, here)
         chosen_text = (tr("{model} at a window of {window:,} tokens is chosen for this conversation; Save loads it.")
                        if here else tr("{model} at a window of {window:,} tokens is chosen as the default; Save loads "

@@ -30,6 +30,7 @@ from mfs_desktop.runtime.model_files import check_gguf, default_model_path
 from mfs_desktop.runtime.model_info import read_model_info
 from mfs_desktop.services.endpoints import ROLES, check_endpoint, key_home, load_endpoint
 from mfs_desktop.services.model_actions import fit_to_machine
+from mfs_desktop.services.model_templates import check_model_template, template_family
 from mfs_desktop.services.preferences import PROFILE_MAX_CHARS, SEND_KEYS, WINDOW_RANGE, Preferences, validate
 from mfs_desktop.services.session import Session
 from mfs_desktop.services.ui_language import load_language, save_language
@@ -310,6 +311,9 @@ class SettingsDialog(MemoryPageMixin, QDialog):
         choice = self.choice()
         try:
             validate(choice.preferences)
+            if choice.preferences.provider == "embedded" and choice.preferences.model_path:
+                path = choice.preferences.model_path
+                check_model_template(path, template_family(self.session.database, path))
             for edit in choice.endpoints:
                 if edit.url:
                     check_endpoint(edit.role, edit.url, edit.model)
