@@ -176,6 +176,56 @@ class HubServer:
         self.cdn.stop()
 
 
+Route = Callable[[BaseHTTPRequestHandler, bool], None]
+
+
+def redirect_route(location: str) -> Route:
+    """A `FileServer` route answering every request with a 302 to `location` (relative to the
+    request: "/same/path" makes a loop)."""
+    def route(handler: BaseHTTPRequestHandler, body: bool) -> None:
+        handler.send_response(302)
+        handler.send_header("Location", location)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    return route
+
+
+def scripted_route(payload: bytes, *, announced: int | None = None, headers: dict[str, str] | None = None,
+                   pause: float = 0.0, step: int = 1 << 16, stop_after: int | None = None,
+                   silent: float = 0.0) -> Route:
+    """A `FileServer` route sending `payload` with Content-Length `announced` (its length by
+    default; -1 for none, then the connection's close ends it) and `headers`; `step` bytes at a
+    time, `pause` seconds apart (a trickle); closing after `stop_after` bytes (a drop), or
+    keeping silent `silent` seconds after the headers (a server that went quiet)."""
+    def route(handler: BaseHTTPRequestHandler, body: bool) -> None:
+        handler.send_response(200)
+        length = len(payload) if announced is None else announced
+        if length >= 0:
+            handler.send_header("Content-Length", str(length))
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
+        handler.send_header("Connection", "close")
+        handler.end_headers()
+        handler.close_connection = True
+        if not body:
+            return
+        handler.wfile.flush()
+        time.sleep(silent)
+        end = len(payload) if stop_after is None else min(stop_after, len(payload))
+        try:
+            for offset in range(0, end, step):
+                handler.wfile.write(payload[offset:min(offset + step, end)])
+                handler.wfile.flush()
+                time.sleep(pause)
+            if stop_after is not None:
+                handler.connection.shutdown(2)
+        except OSError:
+            pass  # the client gave up first: what the test wanted
+
+    return route
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

@@ -14,7 +14,8 @@ import os
 import re
 
 from mfs_desktop.errors import DownloadFailed, NotFound
-from mfs_desktop.runtime.download import DownloadSource
+from mfs_desktop.runtime.download import CONNECT_TIMEOUT, DownloadSource
+from mfs_desktop.runtime.download_faults import transport_reason
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -61,7 +62,7 @@ def resolve_hub_file(repo_id: str, filename: str, revision: str = "main", token:
         raise _hub_refusal(error, repo_id, filename) from None
     except _transport_errors() as error:
         raise DownloadFailed.worded(QT_TRANSLATE_NOOP("", "Could not reach {endpoint} ({kind}); check the network."),
-                                    endpoint=endpoint, kind=type(error).__name__) from None
+                                    endpoint=endpoint, kind=transport_reason(error, CONNECT_TIMEOUT)) from None
     etag = (metadata.etag or "").lower()
     headers = build_hf_headers(token=credential)
     headers["Accept-Encoding"] = "identity"  # the digest is over the file's own bytes
@@ -71,15 +72,18 @@ def resolve_hub_file(repo_id: str, filename: str, revision: str = "main", token:
 
 def _transport_errors() -> tuple[type[Exception], ...]:
     """huggingface_hub 1.x speaks through httpx, 2.x through httpx2: a refused connection or a
-    timeout is either one's TransportError."""
+    timeout is either one's TransportError, a redirect loop its TooManyRedirects (both are
+    RequestErrors), a redirect to a malformed address its InvalidURL."""
     import importlib
 
     errors: list[type[Exception]] = [OSError]
     for name in ("httpx", "httpx2"):
         try:
-            errors.append(importlib.import_module(name).TransportError)
-        except (ImportError, AttributeError):
+            module = importlib.import_module(name)
+        except ImportError:
             continue
+        errors += [kind for kind in (getattr(module, "RequestError", None), getattr(module, "InvalidURL", None))
+                   if isinstance(kind, type) and issubclass(kind, Exception)]
     return tuple(errors)
 
 
