@@ -247,11 +247,16 @@ def test_named_error_event_before_text_moves_to_the_fallback(llama: LlamaServer)
     assert events == [("fallback", "error event: model not loaded")]
 
 
-def test_interrupted_stream_is_stored_partial_and_retryable(session) -> None:
+@pytest.mark.parametrize(("events", "kept"), [
+    ((content_chunk("Half "), content_chunk("an answer"), b"event: error\ndata: {}\n\n"), "Half an answer"),
+    # Issue 46: a stream that simply ends (no [DONE], no finish reason) was cut, however cleanly it closed
+    ((content_chunk("Cut "), content_chunk("short")), "Cut short"),
+], ids=["error event", "closed without [DONE]"])
+def test_interrupted_stream_is_stored_partial_and_retryable(session, events: tuple[bytes, ...], kept: str) -> None:
     """Through the service: the partial answer is in the transcript, marked partial, never completed."""
     from mfs_desktop.services.chat import ChatService
 
-    server = _scripted(content_chunk("Half "), content_chunk("an answer"), b"event: error\ndata: {}\n\n")
+    server = _scripted(*events)
     service = ChatService(session, OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))),
                           provider="openai", use_tools=False, sampling=SHORT)
     conversation = session.transcript.create_conversation().id
@@ -260,8 +265,26 @@ def test_interrupted_stream_is_stored_partial_and_retryable(session) -> None:
     server.stop()
     stored = session.transcript.messages(conversation)
     assert [m.role for m in stored] == ["user", "assistant"]
-    assert stored[-1].text == "Half an answer" and stored[-1].status == "partial"
+    assert stored[-1].text == kept and stored[-1].status == "partial"
     assert result.finish_reason == "interrupted"
+
+
+def test_finish_reason_without_done_is_a_whole_answer() -> None:
+    """Servers that send the finish reason and close without [DONE] did finish the answer."""
+    server = _scripted(content_chunk("Whole"), sse({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
+    completion = _ask(OpenAICompatibleModel(EndpointSwitch(Endpoint(server.url, "x"))))
+    server.stop()
+    assert (completion.text, completion.finish_reason) == ("Whole", "stop")
+
+
+def test_empty_stream_closed_without_done_moves_to_the_fallback(llama: LlamaServer) -> None:
+    server = _scripted()
+    events: list[tuple[str, str]] = []
+    switch = EndpointSwitch(Endpoint(server.url, "big", "k"), Endpoint(llama.url, "smol", "k"),
+                            on_event=lambda kind, reason: events.append((kind, reason)))
+    assert _ask(OpenAICompatibleModel(switch)).text
+    server.stop()
+    assert events == [("fallback", "stream closed before any answer")]
 
 
 def test_two_interleaved_tool_calls_are_assembled_by_index() -> None:

@@ -278,3 +278,18 @@ def test_a_looser_existing_data_folder_is_tightened(base: Path) -> None:
     modes = _modes(data)
     session.close()
     assert modes.pop("data") == 0o700 and set(modes.values()) == {0o600}, modes
+
+
+def test_a_cache_write_that_fills_the_disk_leaves_no_part(small_disk: Path) -> None:
+    """Issue 46: a half-written kv/*.kv.part held the space the next message needed for a minute."""
+    from mfs_desktop.store.kv_states import KvStateStore
+    from mfs_desktop.store.models import MessageDraft
+
+    session = open_test_session(small_disk / "data")
+    conversation_id = session.transcript.create_conversation().id
+    store = KvStateStore(session.database, 1 << 30)
+    with pytest.raises(OSError):
+        store.save(conversation_id, [b"\1" * (1 << 20)] * 8, "model", 4096, 10)
+    assert not [p for p in store.folder.iterdir()], "no part, no file"
+    session.transcript.append(conversation_id, [MessageDraft("user", "the next message still fits")])
+    session.close()

@@ -69,7 +69,7 @@ def test_every_file_in_the_data_folder_is_sealed(session: Session) -> None:
         assert WORD.encode() not in data and WORD.encode("utf-16-le") not in data, path
         assert not data.startswith(b"SQLite format 3"), path
         if path.parent.name == FOLDER:
-            assert data.startswith(b"MFSKV2")
+            assert data.startswith(b"MFSKV3")
 
 
 def test_a_damaged_or_foreign_cache_is_ignored_and_never_used(session: Session, caplog) -> None:

@@ -19,7 +19,9 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-MAGIC = b"MFSKV2"  # MFSKV1 (one AES-GCM message) is ignored as "an older format" and replaced
+# MFSKV1 (one AES-GCM message) and MFSKV2 (its state size not authenticated) are ignored as "an
+# older format" and replaced.
+MAGIC = b"MFSKV3"
 _IDENTITY_SPAN = 1 << 20
 # Sealed a MiB at a time: AES-GCM and the copies around it hold the GIL, and one 50 MB message
 # stopped the window's event loop for 25-45 ms after every answer; a MiB takes about 1 ms.
@@ -53,9 +55,10 @@ def model_identity(path: Path) -> str:
     return digest.hexdigest()[:32]
 
 
-def _chunk_key(conversation_id: str, index: int, last: bool) -> bytes:
-    """Each chunk authenticates its place: reordered, dropped or appended chunks do not open."""
-    return conversation_id.encode("utf-8") + struct.pack("<I?", index, last)
+def _chunk_key(conversation_id: str, index: int, last: bool, state_size: int) -> bytes:
+    """Each chunk authenticates its place (reordered, dropped or appended chunks do not open) and the
+    state size the file announces, so no size is trusted before the first chunk has opened."""
+    return conversation_id.encode("utf-8") + struct.pack("<I?Q", index, last, state_size)
 
 
 def seal(snapshot: CacheSnapshot, key: bytes, conversation_id: str) -> list[bytes]:
@@ -69,7 +72,7 @@ def seal(snapshot: CacheSnapshot, key: bytes, conversation_id: str) -> list[byte
     pieces = [MAGIC + prefix + _RECORD.pack(len(state))]
     for index, chunk in enumerate(chunks):
         sealed = cipher.encrypt(prefix + _RECORD.pack(index), chunk,
-                                _chunk_key(conversation_id, index, index == len(chunks) - 1))
+                                _chunk_key(conversation_id, index, index == len(chunks) - 1, len(state)))
         pieces += [_RECORD.pack(len(sealed)), sealed]
     return pieces
 
@@ -82,7 +85,9 @@ def unseal(blob: bytes, key: bytes, conversation_id: str) -> CacheSnapshot:
         raise CacheUnusable("not a saved cache")
     prefix = blob[len(MAGIC):len(MAGIC) + _PREFIX]
     (state_size,) = _RECORD.unpack_from(blob, start - _RECORD.size)
-    view, cipher, state = memoryview(blob), AESGCM(key), bytearray(state_size)
+    if state_size > len(blob):  # sealed state is never smaller than the state; checked again once authenticated
+        raise CacheUnusable("malformed (announces more state than the file holds)")
+    view, cipher, state = memoryview(blob), AESGCM(key), bytearray()
     at, filled, index, head = start, 0, 0, b""
     try:
         while at < len(blob):
@@ -91,9 +96,9 @@ def unseal(blob: bytes, key: bytes, conversation_id: str) -> CacheSnapshot:
             if end > len(blob):
                 raise CacheUnusable("cut short")
             plain = cipher.decrypt(prefix + _RECORD.pack(index), view[at + _RECORD.size:end],
-                                   _chunk_key(conversation_id, index, end == len(blob)))
+                                   _chunk_key(conversation_id, index, end == len(blob), state_size))
             if index == 0:
-                head = plain
+                head, state = plain, bytearray(state_size)  # the size opened with the first chunk
             elif filled + len(plain) > state_size:
                 raise CacheUnusable("malformed inside (more state than announced)")
             else:

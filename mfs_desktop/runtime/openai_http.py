@@ -159,8 +159,9 @@ class OpenAICompatibleModel:
         first_token_at: float | None = None
         size = 0
         server_finished = False
+        ended_cleanly: list[bool] = []
         try:
-            for payload, event_size in _stream_payloads(source):
+            for payload, event_size in _stream_payloads(source, ended_cleanly):
                 if cancel.is_set():
                     finish = "cancelled"
                     break
@@ -197,6 +198,13 @@ class OpenAICompatibleModel:
                 finish = "interrupted"
         if cancel.is_set() and not server_finished:  # the watcher's shutdown can also read as a clean end
             finish = "cancelled"
+        elif finish == "stop" and not (server_finished or ended_cleanly):
+            # A stream closed without [DONE] and without a finish reason was cut, however cleanly the socket
+            # closed: a proxy restart or a crashed server looks like this, and the answer is not whole.
+            log.warning("stream closed without [DONE] or a finish reason after %d pieces", len(pieces))
+            if not pieces and not calls:
+                raise _Switchable("stream closed before any answer")
+            finish = "interrupted"
         text = "".join(pieces)
         call = _first_call(calls) if finish != "interrupted" else None
         if call is not None and finish != "cancelled":
@@ -305,15 +313,16 @@ def _reason(exc: BaseException) -> str:
     return f"connection failed ({type(exc).__name__})"
 
 
-def _stream_payloads(source: EventSource) -> Iterator[tuple[dict, int]]:
-    """The JSON of each data event, with its size, until [DONE]. An error event (OpenAI's `{"error": …}` data
-    or an `event: error`) is a failure of the endpoint, not more answer."""
+def _stream_payloads(source: EventSource, ended_cleanly: list[bool]) -> Iterator[tuple[dict, int]]:
+    """The JSON of each data event, with its size, until [DONE] (then `ended_cleanly` gets True). An error
+    event (OpenAI's `{"error": …}` data or an `event: error`) is a failure of the endpoint, not more answer."""
     try:
         for event in source.iter_sse():
             if len(event.data) > MAX_EVENT_BYTES:
                 raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent a stream event over "
                                                                  "{limit:,} bytes."), limit=MAX_EVENT_BYTES)
             if event.data.strip() == "[DONE]":
+                ended_cleanly.append(True)
                 return
             if not event.data.strip():
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,10 +39,16 @@ class KvStateStore:
         name = f"{secrets.token_hex(8)}{SUFFIX}"
         temporary = self.folder / (name + ".part")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "wb") as handle:
-            for piece in pieces:
-                handle.write(piece)
-        os.replace(temporary, self.folder / name)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                for piece in pieces:
+                    handle.write(piece)
+            os.replace(temporary, self.folder / name)
+        except BaseException:
+            # A full disk or a stop mid-write: a half cache is useless, and left behind it would hold the very
+            # space the next message needs.
+            temporary.unlink(missing_ok=True)
+            raise
 
         def change(connection: Connection) -> str | None:
             if connection.execute("SELECT trashed_at IS NOT NULL FROM conversations WHERE id = ?",
@@ -64,14 +71,14 @@ class KvStateStore:
     def load(self, conversation_id: str, model_id: str, window: int) -> bytes | None:
         """The sealed cache of the conversation if it was made by this model at this window."""
         row = self._db.connection().execute(
-            "SELECT file_name, model_id, window FROM kv_states WHERE conversation_id = ?",
+            "SELECT file_name, model_id, window, bytes FROM kv_states WHERE conversation_id = ?",
             (conversation_id,)).fetchone()
         if row is None or row[1] != model_id or row[2] != window:
             return None
         try:
-            blob = (self.folder / row[0]).read_bytes()
+            blob = _read_regular(self.folder / row[0], row[3])
         except OSError as error:
-            log.warning("saved cache of conversation %s ignored: %s", conversation_id, error.strerror)
+            log.warning("saved cache of conversation %s ignored: %s", conversation_id, error.strerror or error)
             self.delete(conversation_id)
             return None
         self._db.write(lambda connection: connection.execute(
@@ -105,6 +112,22 @@ class KvStateStore:
             self.delete(conversation_id)
         sweep(self._db)
         return dropped
+
+
+def _read_regular(path: Path, size: int) -> bytes:
+    """The file's bytes if it is a regular file of exactly the size written: a symlink to /dev/zero
+    or a FIFO put in its place is refused without reading or waiting."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError("not a regular file")
+        if status.st_size != size:
+            raise OSError(f"{status.st_size:,} bytes where {size:,} were written")
+        blob = handle.read(size + 1)
+    if len(blob) != size:
+        raise OSError("the cache file changed while it was read")
+    return blob
 
 
 def sweep(database: Database) -> int:
