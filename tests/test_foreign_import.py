@@ -67,8 +67,8 @@ def test_a_chatgpt_export_is_previewed_then_imported_along_the_branch_on_screen(
     export = _write(tmp_path, "conversations.json", CHATGPT)
     preview = run_cli("import", str(export), "--preview", data_dir=data)
     assert preview.returncode == 0, preview.stderr
-    assert ("ChatGPT export: 1 conversations, 4 messages (left out: 1 empty conversations, 1 images and files, "
-            "1 system messages)") in preview.stderr
+    assert ("ChatGPT export: 1 conversations, 4 messages (1 image as a marker, 1 hidden system message skipped, "
+            "1 empty conversation skipped)") in preview.stderr
     refused = run_cli("import", str(export), data_dir=data)
     assert refused.returncode == 10 and "add --yes" in refused.stderr
     session = open_test_session(data)
@@ -85,7 +85,7 @@ def test_a_chatgpt_export_is_previewed_then_imported_along_the_branch_on_screen(
     assert conversation.title == "Umzug nach München" and conversation.created_at == 1_700_000_000.0
     assert [(m.role, m.text) for m in messages] == [
         ("user", "Wie finde ich eine Wohnung in München?"), ("assistant", "Suche früh und nutze mehrere Portale."),
-        ("user", "Und was kostet die Miete?"), ("assistant", "```\nprint(1800)\n```")]
+        ("user", "[image]\nUnd was kostet die Miete?"), ("assistant", "```\nprint(1800)\n```")]
     assert [m.turn_ordinal for m in messages] == [1, 1, 2, 2] and messages[2].created_at == 1_700_000_040.0
 
     found = run_cli("search", "wohnung munchen", "--json", data_dir=data)
@@ -102,14 +102,14 @@ def test_a_claude_export_inside_its_zip_is_imported(tmp_path: Path) -> None:
     data = tmp_path / "data"
     done = run_cli("import", str(archive), "--yes", data_dir=data)
     assert done.returncode == 0, done.stderr
-    assert "Claude export: 1 conversations, 3 messages (left out: 1 images and files)" in done.stderr
+    assert "Claude export: 1 conversations, 3 messages (1 file as a marker)" in done.stderr
     session = open_test_session(data)
     (summary,) = session.transcript.list_conversations()
     texts = [(m.role, m.text) for m in session.transcript.messages(summary.id)]
     session.close()
     assert summary.title == "北京旅行"
     assert texts == [("user", "我想去北京旅游，有什么建议？"), ("assistant", "秋天去最好，记得参观故宫。"),
-                     ("user", "Danke!")]
+                     ("user", "Danke!\n\n[file: plan.pdf]")]
 
 
 @pytest.mark.parametrize("content, message", [

@@ -162,3 +162,51 @@ def test_a_duplicate_conversation_id_is_refused(source: dict, target: Session) -
     with pytest.raises(InvalidInput, match="already exists"):
         import_json(target.database, text)
     assert _state(target) == before
+
+
+# Issue 46 item 4: the same mutations over real ChatGPT and Claude exports (tests/data/foreign_exports)
+# and the new shapes (voice, thinking, tools, citations, attachments): reading either refuses the
+# export plainly or yields conversations the store takes in one piece, whatever a value became.
+FOREIGN = sorted((Path(__file__).parent / "data" / "foreign_exports").glob("*.json"))
+SHAPES = [
+    {"content_type": "multimodal_text", "parts": [{"content_type": "audio_transcription", "text": "hi \ud800"},
+                                                   {"content_type": "image_asset_pointer", "asset_pointer": "x://y"}]},
+    {"content_type": "thoughts", "thoughts": [{"summary": "s", "content": "c"}]},
+    {"content_type": "code", "text": "1 \ue200cite\ue202turn0search1\ue201"},
+    {"type": "tool_use", "name": "artifacts", "input": {"id": "a", "content": "x"}},
+    {"type": "tool_result", "tool_use_id": "nope", "content": [{"type": "text", "text": "\x00"}]},
+    {"file_name": "a.txt", "extracted_content": "pasted \udfff"},
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_mutated_real_foreign_export_is_read_cleanly_or_refused(target: Session, data: st.DataObject) -> None:
+    from mfs_desktop.services.foreign_import import import_foreign, read_foreign_export
+
+    document = json.loads(data.draw(st.sampled_from(FOREIGN)).read_text("utf-8"))
+    for item in document:  # a new source id each time, or the store skips it as imported before
+        item["conversation_id" if "mapping" in item else "uuid"] = data.draw(st.from_regex(r"[a-f0-9]{32}",
+                                                                                          fullmatch=True))
+    for _ in range(data.draw(st.integers(1, 4))):
+        path = data.draw(st.sampled_from(_paths(document)))
+        parent = _parent(document, path)
+        action = data.draw(st.sampled_from(["replace", "shape", "drop"]))
+        if action == "replace":
+            parent[path[-1]] = data.draw(JSON_VALUES)
+        elif action == "shape":
+            parent[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(SHAPES)))
+        elif isinstance(parent, dict):
+            parent.pop(path[-1])
+    before = _state(target)
+    try:
+        export = read_foreign_export(document)
+    except InvalidInput as refused:
+        assert refused.message and "\n" not in refused.message
+        return
+    assert _state(target) == before  # reading writes nothing
+    export.preview()
+    for conversation_id in import_foreign(target.database, export)[0]:
+        target.transcript.messages(conversation_id)
+        export_markdown(target.database, conversation_id)

@@ -1,12 +1,13 @@
 """Conversations from other apps' data exports: ChatGPT's and Claude's `conversations.json`,
 as the file or inside the export's zip.
 
-Only what was said is taken: the user's and the assistant's text, in the order shown, with
-its times. ChatGPT keeps every branch of an edited conversation; the one on screen (from
-`current_node` up to the root) is imported. System and tool messages, images and hidden
-context are counted as skipped, never silently dropped. Nothing is written until the whole
-file has been read and checked; then everything goes in one transaction, and a conversation
-imported before (same source and id) is left as it is.
+What was said is taken in the order shown, with its times: the user's and the assistant's
+words, the model's thinking in a field of its own, tool calls and results as tool messages,
+attached text as documents, images and files as markers where they stood (readers in
+foreign_chatgpt.py and foreign_claude.py). Whatever is kept apart, changed or left out is
+counted, and the preview says so in words; nothing is lost silently. Nothing is written until
+the whole file has been read and checked; then everything goes in one transaction, and a
+conversation imported before (same source and id) is left as it is.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import json
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from mfs_desktop.errors import InvalidInput
+from mfs_desktop.services.foreign_chatgpt import chatgpt_messages
+from mfs_desktop.services.foreign_claude import claude_messages
+from mfs_desktop.services.foreign_common import NOTES, PART_NOTE, ROLE_NOTE, clean, note
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.transcript_import import ImportedMessage, import_plain_conversations
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
@@ -40,18 +43,27 @@ class ForeignConversation:
 class ForeignExport:
     app: str  # "chatgpt" | "claude"
     conversations: tuple[ForeignConversation, ...]
-    skipped: dict[str, int] = field(default_factory=dict)  # why -> how many messages
+    counts: dict[str, int] = field(default_factory=dict)  # kind (foreign_common.NOTES) -> how many
 
     def preview(self, translate: Callable[[str], str] = str) -> str:
-        """What the export holds and leaves out; the window passes its `tr`, the CLI prints English."""
+        """What the export holds, keeps apart and leaves out; the window passes its `tr`, the CLI prints English."""
         messages = sum(len(c.messages) for c in self.conversations)
-        each = translate(QT_TRANSLATE_NOOP("", "{count:,} {reason}"))
-        skipped = ", ".join(each.format(count=count, reason=translate(why))
-                            for why, count in sorted(self.skipped.items()) if count)
         held = translate(QT_TRANSLATE_NOOP("", "{app} export: {conversations:,} conversations, {messages:,} messages"))
         line = held.format(app=APP_NAMES[self.app], conversations=len(self.conversations), messages=messages)
-        return line + (translate(QT_TRANSLATE_NOOP("", " (left out: {skipped})")).format(skipped=skipped)
-                       if skipped else "")
+        notes = ", ".join(_worded(kind, count, translate) for kind, count in _in_reading_order(self.counts))
+        return line + (translate(QT_TRANSLATE_NOOP("", " ({notes})")).format(notes=notes) if notes else "")
+
+
+def _in_reading_order(counts: dict[str, int]) -> list[tuple[str, int]]:
+    known = [(kind, counts[kind]) for kind in NOTES if counts.get(kind)]
+    named = sorted((kind, count) for kind, count in counts.items() if kind not in NOTES and count)
+    return known + named
+
+
+def _worded(kind: str, count: int, translate: Callable[[str], str]) -> str:
+    prefix, _, name = kind.partition(":")
+    one, many = NOTES.get(kind) or (PART_NOTE if prefix == "part" else ROLE_NOTE)
+    return translate(one if count == 1 else many).format(count=count, name=name or "?")
 
 
 APP_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude"}
@@ -119,130 +131,35 @@ def read_foreign_export(document: object) -> ForeignExport:
     if app is None:
         raise InvalidInput(QT_TRANSLATE_NOOP("", "Not a ChatGPT or Claude export (a list of conversations with "
                                                  "`mapping` or `chat_messages`)."))
-    skipped: dict[str, int] = {}
-    reader: Callable[[dict, dict[str, int]], ForeignConversation | None] = (
-        _chatgpt_conversation if app == "chatgpt" else _claude_conversation)
+    assert isinstance(document, list)  # detect_app said so
+    counts: dict[str, int] = {}
+    reader = chatgpt_messages if app == "chatgpt" else claude_messages
     conversations = []
-    for index, item in enumerate(document):  # type: ignore[arg-type]
+    for index, item in enumerate(document):
         if not isinstance(item, dict):
             raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {number} of the export is not an object; "
                                                             "nothing was imported."), number=index + 1)
         try:
-            conversation = reader(item, skipped)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            conversation = _finish(*reader(item, counts), counts)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
             raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "Conversation {number} of the export is malformed "
                                                             "({kind}: {detail}); nothing was imported."),
-                                      number=index + 1, kind=type(error).__name__, detail=str(error)[:80]) from None
+                                      number=index + 1, kind=type(error).__name__,
+                                      detail=clean(str(error)[:80], {})) from None
         if conversation is not None:
             conversations.append(conversation)
         else:
-            _count(skipped, QT_TRANSLATE_NOOP("", "empty conversations"))
-    return ForeignExport(app, tuple(conversations), skipped)
-
-
-_FILES = QT_TRANSLATE_NOOP("", "images and files")
-# The roles an export may hold besides the two imported; another is named as it is written.
-_ROLES = {"system": QT_TRANSLATE_NOOP("", "system messages"), "tool": QT_TRANSLATE_NOOP("", "tool messages"),
-          "": QT_TRANSLATE_NOOP("", "unknown messages")}
-
-
-def _role_messages(role: object) -> str:
-    return _ROLES.get(str(role or ""), f"{role} messages")
-
-
-def _count(skipped: dict[str, int], why: str) -> None:
-    skipped[why] = skipped.get(why, 0) + 1
-
-
-def _clean(text: str, skipped: dict[str, int]) -> str:
-    if "\x00" in text:  # the transcript refuses NUL; shown as the replacement character instead
-        _count(skipped, QT_TRANSLATE_NOOP("", "NUL characters replaced"))
-        return text.replace("\x00", "\ufffd")
-    return text
+            note(counts, "empty_conversations")
+    return ForeignExport(app, tuple(conversations), counts)
 
 
 def _finish(source_id: str, title: str, created_at: float, messages: list[ImportedMessage],
-            skipped: dict[str, int]) -> ForeignConversation | None:
-    while messages and messages[0].role != "user":  # a transcript starts with the user
-        messages.pop(0)
-        _count(skipped, QT_TRANSLATE_NOOP("", "assistant messages before the first user message"))
-    if not messages:
+            counts: dict[str, int]) -> ForeignConversation | None:
+    first_user = next((index for index, message in enumerate(messages) if message.role == "user"), len(messages))
+    note(counts, "before_first", first_user)  # a transcript starts with the user (a custom GPT's greeting)
+    if first_user == len(messages):
         return None
-    return ForeignConversation(source_id, title.strip()[:200], created_at, tuple(messages))
-
-
-def _chatgpt_conversation(item: dict, skipped: dict[str, int]) -> ForeignConversation | None:
-    mapping = item["mapping"]
-    if not isinstance(mapping, dict):
-        raise TypeError("its mapping is not an object")
-    node = item.get("current_node")
-    path: list[dict] = []
-    seen: set[str] = set()
-    while node is not None and node in mapping and node not in seen:  # from the shown leaf to the root
-        seen.add(node)
-        path.append(mapping[node])
-        node = mapping[node].get("parent")
-    messages: list[ImportedMessage] = []
-    created = float(item.get("create_time") or 0.0)
-    for entry in reversed(path):
-        message = entry.get("message")
-        if not message:
-            continue
-        role = (message.get("author") or {}).get("role")
-        content = message.get("content") or {}
-        hidden = (message.get("metadata") or {}).get("is_visually_hidden_from_conversation")
-        if role not in ("user", "assistant") or hidden:
-            _count(skipped, _role_messages(role) if not hidden else QT_TRANSLATE_NOOP("", "hidden messages"))
-            continue
-        text = _chatgpt_text(content, skipped)
-        if not text.strip():
-            continue
-        messages.append(ImportedMessage(role, _clean(text, skipped), float(message.get("create_time") or created)))
-    source = str(item.get("conversation_id") or item.get("id") or f"{created}-{item.get('title', '')}")
-    return _finish(source, str(item.get("title") or ""), created, messages, skipped)
-
-
-def _chatgpt_text(content: dict, skipped: dict[str, int]) -> str:
-    kind = content.get("content_type")
-    if kind == "code":
-        return "```\n" + str(content.get("text", "")) + "\n```"
-    if kind not in ("text", "multimodal_text"):
-        _count(skipped, f"{kind} parts" if kind else QT_TRANSLATE_NOOP("", "unknown parts"))
-        return ""
-    pieces = []
-    for part in content.get("parts") or []:
-        if isinstance(part, str):
-            pieces.append(part)
-        else:
-            _count(skipped, _FILES)
-    return "\n".join(pieces)
-
-
-def _claude_time(text: object) -> float:
-    if not isinstance(text, str) or not text:
-        return 0.0
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
-def _claude_conversation(item: dict, skipped: dict[str, int]) -> ForeignConversation | None:
-    created = _claude_time(item.get("created_at"))
-    messages: list[ImportedMessage] = []
-    if not isinstance(item["chat_messages"], list):
-        raise TypeError("its chat_messages is not a list")
-    for message in item["chat_messages"]:
-        role = {"human": "user", "assistant": "assistant"}.get(message.get("sender"))
-        if role is None:
-            _count(skipped, _role_messages(message.get("sender")))
-            continue
-        text = message.get("text") or "\n".join(
-            part.get("text", "") for part in message.get("content") or [] if part.get("type") == "text")
-        if message.get("attachments") or message.get("files"):
-            _count(skipped, _FILES)
-        if not str(text).strip():
-            continue
-        messages.append(ImportedMessage(role, _clean(str(text), skipped),
-                                        _claude_time(message.get("created_at")) or created))
-    return _finish(str(item.get("uuid") or created), str(item.get("name") or ""), created, messages, skipped)
+    return ForeignConversation(source_id, title.strip()[:200], created_at, tuple(messages[first_user:]))
 
 
 def import_foreign(database: Database, export: ForeignExport) -> tuple[list[str], int]:

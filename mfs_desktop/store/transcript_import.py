@@ -27,9 +27,19 @@ from mfs_desktop.store.transcript import (
 
 @dataclass(frozen=True)
 class ImportedMessage:
-    role: str  # user | assistant
+    """A message of another app's export. A tool call is an assistant message with a tool name
+    and no text, its result a `tool` message with the same call id (as the app's own tools
+    store them); a pasted document is carried as its snapshot."""
+
+    role: str  # user | assistant | tool
     text: str
     created_at: float
+    thinking: str | None = None  # the model's reasoning, kept apart from its answer (messages.thinking)
+    origin: str = ""  # "" is the role's default; "document" when `document` is set
+    tool_name: str | None = None
+    tool_arguments: str | None = None
+    tool_call_id: str | None = None
+    document: AttachmentBlob | None = None
 
 
 def import_plain_conversations(
@@ -65,11 +75,17 @@ def _insert_plain(connection: Connection, source: str, source_id: str, title: st
     conversation = _read_conversation(connection, conversation_id)
     rows, turn = [], 0
     for uid, message in enumerate(messages, start=1):
-        draft = MessageDraft(message.role, message.text)
+        snapshot = insert_attachment(connection, message.document) if message.document is not None else None
+        draft = MessageDraft(message.role, message.text, origin=message.origin, tool_name=message.tool_name,
+                             tool_arguments=message.tool_arguments, tool_call_id=message.tool_call_id,
+                             attachment_sha256=snapshot)
         _validate_draft(draft)
         turn += message.role == "user"
-        rows.append(_message_row(conversation, draft, uid, max(turn, 1), message.created_at, None))
-    insert_messages(connection, rows)
+        rows.append((*_message_row(conversation, draft, uid, max(turn, 1), message.created_at, None),
+                     message.thinking))
+    # thinking is written here only: messages are append-only, and no other path has any yet
+    connection.executemany(f"INSERT INTO messages ({MESSAGE_COLUMNS}, thinking) VALUES "
+                           f"({', '.join('?' for _ in rows[0])})", rows)
     connection.execute("INSERT INTO imported_sources (source, source_id, conversation_id, imported_at) "
                        "VALUES (?, ?, ?, ?)", (source, source_id, conversation_id, time.time()))
     return conversation_id
