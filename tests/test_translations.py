@@ -56,7 +56,9 @@ KEPT_LATIN = {"MFS", "Desktop", "GGUF", "llama", "cpp", "SmolLM2", "Instruct", "
               "KiB", "Top", "Min", "LM", "Studio", "GPT4All", "Jan", "Ollama", "ChatGPT", "Claude", "zip", "gguf",
               "json", "English", "MFS_PASSPHRASE", "HTML", "html",
               "txt", "pdf", "docx", "csv", "log", "SmolLM", "UTF", "Unicode", "SQLite", "Base", "HTTP", "wal", "shm",
-              "mapping", "chat_messages"}
+              "mapping", "chat_messages", "NUL",
+              # a command to type, and the chat template families it names
+              "mfs", "desktop", "models", "use", "template", "chatml", "gemma", "mistral", "phi"}
 ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_']{2,}")
 
 
@@ -280,9 +282,9 @@ def test_a_refused_document_is_explained_in_chinese_with_its_name(chinese) -> No
 def test_the_import_preview_is_worded_in_chinese_and_stays_english_for_the_terminal(chinese) -> None:
     from mfs_desktop.services.foreign_import import ForeignExport
 
-    export = ForeignExport("chatgpt", (), {"system messages": 2, "images and files": 1, "dalle parts": 1})
-    assert export.preview() == ("ChatGPT export: 0 conversations, 0 messages (left out: 1 dalle parts, "
-                                "1 images and files, 2 system messages)")
+    export = ForeignExport("chatgpt", (), {"system": 2, "images": 1, "part:dalle": 1, "thinking": 3})
+    assert export.preview() == ("ChatGPT export: 0 conversations, 0 messages (3 thinking passages kept apart, "
+                                "1 image as a marker, 2 hidden system messages skipped, 1 “dalle” part skipped)")
     shown = export.preview(tr)
-    assert shown.startswith("ChatGPT 导出文件：0 个对话，0 条消息") and "系统消息 2 条" in shown
-    assert "dalle parts 1 条" in shown  # a kind the export names itself is shown as written
+    assert shown.startswith("ChatGPT 导出文件：0 个对话，0 条消息") and "隐藏的系统消息 2 条" in shown
+    assert "思考过程 3 段" in shown and "“dalle”" in shown  # a kind the export names itself is shown as written

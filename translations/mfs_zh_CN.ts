@@ -5,7 +5,7 @@
     <name></name>
     <message>
         <location filename="../mfs_desktop/ui/i18n.py" line="+23"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="+48"/>
+        <location filename="../mfs_desktop/ui/settings_dialog.py" line="+49"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>上下文 {tokens:,} / {window:,} token（{share:.0%}）· 下一次请求</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/models_page.py" line="+47"/>
+        <location filename="../mfs_desktop/ui/models_page.py" line="+56"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
@@ -665,7 +665,17 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+2"/>
+        <source>The chat template the model runs with: its own, or a known family&apos;s in place of one that cannot be used</source>
+        <translation>模型使用的对话模板：它自带的，或在自带模板无法使用时换用一个常见系列的模板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its own template</source>
+        <translation>自带模板</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>or: owner/repo file.gguf, or https://…/file.gguf</source>
         <translation>或输入：作者/仓库 文件名.gguf，或 https://…/文件名.gguf</translation>
     </message>
@@ -720,7 +730,7 @@
         <translation>无法使用：{problem}</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+49"/>
         <source>{model} at a window of {window:,} tokens is chosen for this conversation; Save loads it.</source>
         <translation>已为此对话选择 {model}，窗口 {window:,} token；点击“保存”后加载。</translation>
     </message>
@@ -1424,7 +1434,7 @@
         <translation>{count:,} / {limit:,} 个字符</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source>The OpenAI-compatible provider needs a primary endpoint URL.</source>
         <translation>OpenAI 兼容的提供方需要一个主端点 URL。</translation>
     </message>
@@ -2019,7 +2029,7 @@ Import them?</source>
         <translation>同等规模中推理能力强</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/documents.py" line="+40"/>
+        <location filename="../mfs_desktop/services/documents.py" line="+91"/>
         <source>{name} is a binary file; attach text, PDF or Word (.docx) documents.</source>
         <translation>{name} 是二进制文件；请附加文本、PDF 或 Word（.docx）文档。</translation>
     </message>
@@ -2029,7 +2039,12 @@ Import them?</source>
         <translation>{name} 是空的。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>{name} holds more than {limit:,} characters of text, more than the largest model window can take; attach a part of it.</source>
+        <translation>{name} 的文字超过 {limit:,} 个字符，比最大的模型窗口还多；请附加其中一部分。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>{name} is {size:.1f} MB; documents like it can be at most {limit} MB.</source>
         <translation>{name} 有 {size:.1f} MB；这类文档最大 {limit} MB。</translation>
     </message>
@@ -2039,12 +2054,27 @@ Import them?</source>
         <translation>{name} 是二进制文件或编码无法识别；请附加文本、PDF 或 Word（.docx）文档。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+33"/>
+        <source>{name} has {pages:,} pages; a PDF can have at most {limit:,}. Attach the part you need.</source>
+        <translation>{name} 有 {pages:,} 页；PDF 最多 {limit:,} 页。请附加你需要的部分。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>{name} is an encrypted PDF; open it, save a copy without a password, and attach that.</source>
         <translation>{name} 是加密的 PDF；请打开它，另存一份不带密码的副本，再附加那份副本。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+20"/>
+        <source>{name} has more than {limit:,} pages; attach the part you need.</source>
+        <translation>{name} 超过 {limit:,} 页；请附加你需要的部分。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} is built larger than a PDF can be read safely ({detail}); it cannot be attached.</source>
+        <translation>{name} 的结构超出了可安全读取的 PDF 范围（{detail}），无法附加。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{name} is a damaged PDF ({kind}); it cannot be read.</source>
         <translation>{name} 是损坏的 PDF（{kind}），无法读取。</translation>
     </message>
@@ -2054,42 +2084,118 @@ Import them?</source>
         <translation>{name} 没有文字层（扫描版 PDF？）；请先对它做文字识别，或直接附加文字。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+17"/>
+        <source>{name} lists more parts than a Word document has (its directory is over {limit} MB); it cannot be attached.</source>
+        <translation>{name} 列出的部件比 Word 文档应有的多（目录超过 {limit} MB），无法附加。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>{name} is a zip archive, not a Word document; attach text, PDF or .docx.</source>
         <translation>{name} 是 zip 压缩包，不是 Word 文档；请附加文本、PDF 或 .docx。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-14"/>
         <source>{name} is a damaged archive; it cannot be read.</source>
         <translation>{name} 是损坏的压缩包，无法读取。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-139"/>
+        <source>{name} takes longer than {seconds:.0f} s to read; it cannot be attached. Save its text as a .txt file and attach that.</source>
+        <translation>读取 {name} 需要超过 {seconds:.0f} 秒，无法附加。请把其中的文字另存为 .txt 文件再附加。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{name} needs more than {limit} MB of memory to read; it cannot be attached. Save its text as a .txt file and attach that.</source>
+        <translation>读取 {name} 需要超过 {limit} MB 内存，无法附加。请把其中的文字另存为 .txt 文件再附加。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{name} unpacks to more than {limit} MB of text markup; it cannot be attached. Save its text as a .txt file and attach that.</source>
+        <translation>{name} 解压后的文字标记超过 {limit} MB，无法附加。请把其中的文字另存为 .txt 文件再附加。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} holds a part that unpacks to more than {limit} MB; it cannot be attached. Save its text as a .txt file and attach that.</source>
+        <translation>{name} 中有一部分解压后超过 {limit} MB，无法附加。请把其中的文字另存为 .txt 文件再附加。</translation>
+    </message>
+    <message>
+        <location line="+153"/>
+        <location line="+39"/>
         <source>{name} is a damaged Word document ({kind}).</source>
         <translation>{name} 是损坏的 Word 文档（{kind}）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-36"/>
         <source>{name} holds no text.</source>
         <translation>{name} 不含任何文字。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/download.py" line="+90"/>
+        <location filename="../mfs_desktop/runtime/download.py" line="+117"/>
         <source>{folder} has {free:.2f} GB free; this download needs {needed:.2f} GB more. Free some space or choose another folder.</source>
         <translation>{folder} 的可用磁盘空间只有 {free:.2f} GB；此次下载还需要 {needed:.2f} GB。请释放一些空间，或选择其他文件夹。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+47"/>
         <source>{path} already exists; remove it first or use it as it is.</source>
         <translation>{path} 已存在；请先删除它，或直接使用现有文件。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../mfs_desktop/runtime/download_faults.py" line="+75"/>
+        <source>Could not reach {host} ({reason}); check the network and the address.</source>
+        <translation>无法连接 {host}（{reason}）；请检查网络和地址。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{url} sent more than {count} redirects (a redirect loop); nothing was downloaded.</source>
+        <translation>{url} 重定向超过 {count} 次（重定向循环）；没有下载任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{url} redirects to {target}, which is not a web (http or https) address; MFS Desktop does not follow it, and nothing was downloaded.</source>
+        <translation>{url} 重定向到 {target}，这不是网页（http 或 https）地址；MFS Desktop 不会跟随，没有下载任何内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{url} is not a web (http or https) address MFS Desktop can download from.</source>
+        <translation>{url} 不是 MFS Desktop 可以下载的网页（http 或 https）地址。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{host} sent the file compressed ({encoding}) although MFS Desktop asked for it as it is; its size cannot be checked, so nothing was kept.</source>
+        <translation>{host} 发送了压缩过的文件（{encoding}），而 MFS Desktop 请求的是原始文件；无法核对大小，因此什么也没有保留。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{host} sent more than the {size:,} bytes announced for {name}; the download was stopped and deleted.</source>
+        <translation>{host} 发送的数据超过了为 {name} 声明的 {size:,} 字节；下载已停止并删除。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The download from {host} stalled ({reason}); run the download again to resume from {size:,} bytes.</source>
+        <translation>从 {host} 的下载停滞了（{reason}）；再次运行下载即可从 {size:,} 字节处继续。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The download from {host} stalled ({reason}) before any data arrived; nothing was kept. Try again later.</source>
+        <translation>从 {host} 的下载在收到任何数据之前就停滞了（{reason}）；什么也没有保留。请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The connection kept dropping ({reason}); run the download again to resume from {size:,} bytes.</source>
         <translation>连接反复中断（{reason}）；请再次下载，将从第 {size:,} 字节处继续下载。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+3"/>
+        <source>The connection kept dropping ({reason}) before any data arrived; nothing was kept. Try again later.</source>
+        <translation>在收到任何数据之前连接一再中断（{reason}）；什么也没有保留。请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{folder} is down to {free:.2f} GB free and {host} did not say how big the file is; the download was stopped and deleted.</source>
+        <translation>{folder} 只剩 {free:.2f} GB 可用空间，而 {host} 没有说明文件大小；下载已停止并删除。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/runtime/download.py" line="+164"/>
         <source>The server refused the download ({status}): the file needs a login or accepted terms. For the Hugging Face Hub, accept the model&apos;s terms on its page and save a token with `mfs-desktop models token`.</source>
         <translation>服务器拒绝了下载（{status}）：该文件需要登录或接受使用条款。对于 Hugging Face Hub，请在模型页面上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
     </message>
@@ -2119,22 +2225,22 @@ Import them?</source>
         <translation>{url} 发来的不是 GGUF 模型文件；已将其删除。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/embedded.py" line="+61"/>
+        <location filename="../mfs_desktop/runtime/embedded.py" line="+63"/>
         <source>llama.cpp could not load {path} ({reason}); choose another GGUF file.</source>
         <translation>llama.cpp 无法加载 {path}（{reason}）；请另选一个 GGUF 文件。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>{path} carries no chat template; choose an instruction-tuned GGUF.</source>
         <translation>{path} 不含聊天模板；请选择经过指令微调的 GGUF 模型。</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+158"/>
         <source>The prompt needs {count} tokens; the model window is {window}.</source>
         <translation>提示需要 {count} 个 token，而模型窗口只有 {window} 个。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/hub.py" line="+46"/>
+        <location filename="../mfs_desktop/runtime/hub.py" line="+47"/>
         <source>{repo} is gated: accept its terms on {endpoint}/{repo} and save a token with `mfs-desktop models token`.</source>
         <translation>{repo} 是受限仓库：请在 {endpoint}/{repo} 上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
     </message>
@@ -2159,7 +2265,7 @@ Import them?</source>
         <translation>无法连接到 {endpoint}（{kind}）；请检查网络。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>The Hub answered an error for {repo}/{file}; try again later.</source>
         <translation>Hub 对 {repo}/{file} 返回了错误；请稍后重试。</translation>
     </message>
@@ -2214,7 +2320,7 @@ Import them?</source>
         <translation>模型端点发送了格式错误的回答（{kind}）。</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+138"/>
         <source>The model endpoint refused the request: HTTP {code}.</source>
         <translation>模型端点拒绝了请求：状态码 {code}。</translation>
     </message>
@@ -2224,7 +2330,7 @@ Import them?</source>
         <translation>模型端点发送的流事件超过 {limit:,} 字节。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>The model endpoint did not answer with an event stream.</source>
         <translation>模型端点的回应不是事件流。</translation>
     </message>
@@ -2364,28 +2470,23 @@ Import them?</source>
         <translation>备用端点需要填写模型名称。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/foreign_import.py" line="+28"/>
+        <location filename="../mfs_desktop/services/foreign_import.py" line="+31"/>
         <location filename="../mfs_desktop/services/transfer.py" line="+207"/>
         <source>Cannot read {path}: {error}.</source>
         <translation>无法读取 {path}：{error}。</translation>
     </message>
     <message>
         <location line="+20"/>
-        <source>{count:,} {reason}</source>
-        <translation>{reason} {count:,} 条</translation>
-    </message>
-    <message>
-        <location line="+3"/>
         <source>{app} export: {conversations:,} conversations, {messages:,} messages</source>
         <translation>{app} 导出文件：{conversations:,} 个对话，{messages:,} 条消息</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source> (left out: {skipped})</source>
-        <translation>（不导入：{skipped}）</translation>
+        <location line="+3"/>
+        <source> ({notes})</source>
+        <translation>（{notes}）</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+37"/>
         <source>{path} is a zip without a {member}: not a ChatGPT or Claude export.</source>
         <translation>{path} 是 zip 压缩包，但其中没有 {member}：不是 ChatGPT 或 Claude 的导出文件。</translation>
     </message>
@@ -2428,51 +2529,6 @@ Import them?</source>
         <location line="+5"/>
         <source>Conversation {number} of the export is malformed ({kind}: {detail}); nothing was imported.</source>
         <translation>导出文件中的第 {number} 个对话格式有误（{kind}：{detail}）；未导入任何内容。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>empty conversations</source>
-        <translation>空对话</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>images and files</source>
-        <translation>图片和文件</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>system messages</source>
-        <translation>系统消息</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>tool messages</source>
-        <translation>工具消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>unknown messages</source>
-        <translation>未知角色的消息</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>NUL characters replaced</source>
-        <translation>已替换的空字符</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>assistant messages before the first user message</source>
-        <translation>第一条用户消息之前的助手消息</translation>
-    </message>
-    <message>
-        <location line="+27"/>
-        <source>hidden messages</source>
-        <translation>隐藏消息</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>unknown parts</source>
-        <translation>未知类型的内容</translation>
     </message>
     <message>
         <location filename="../mfs_desktop/services/import_checks.py" line="+32"/>
@@ -2545,7 +2601,7 @@ Import them?</source>
         <translation>消息对此模型的窗口来说太长：约 {tokens:,} 个 token，最多 {limit:,} 个（{window:,} token 窗口的一半）。请缩短或拆分它。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/model_actions.py" line="+115"/>
+        <location filename="../mfs_desktop/services/model_actions.py" line="+127"/>
         <source>{path} was not downloaded by MFS Desktop, so it stays; remove it in the app that keeps it.</source>
         <translation>{path} 不是由 MFS Desktop 下载的，因此会保留；请在管理它的应用中删除。</translation>
     </message>
@@ -2818,6 +2874,226 @@ Import them?</source>
         <location line="+11"/>
         <source>No message {uid} in the current view of conversation {id}.</source>
         <translation>对话 {id} 的当前视图中没有消息 {uid}。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/runtime/chat_template.py" line="+258"/>
+        <source>The chat template of {name} cannot be used: {reason}. Use a known family&apos;s template instead: mfs-desktop models use {path} --template {families} (or Settings › Models).</source>
+        <translation>{name} 的对话模板无法使用：{reason}。请改用常见系列的模板：mfs-desktop models use {path} --template {families}（或在 设置 › 模型 中选择）。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/services/foreign_common.py" line="+27"/>
+        <source>{count:,} tool call kept as a tool message</source>
+        <translation>工具调用 {count:,} 次，保留为工具消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} tool calls kept as tool messages</source>
+        <translation>工具调用 {count:,} 次，保留为工具消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} tool result kept as a tool message</source>
+        <translation>工具结果 {count:,} 条，保留为工具消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} tool results kept as tool messages</source>
+        <translation>工具结果 {count:,} 条，保留为工具消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} thinking passage kept apart</source>
+        <translation>思考过程 {count:,} 段，单独保存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} thinking passages kept apart</source>
+        <translation>思考过程 {count:,} 段，单独保存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} artifact kept as code</source>
+        <translation>代码工件 {count:,} 个，保留为代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} artifacts kept as code</source>
+        <translation>代码工件 {count:,} 个，保留为代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} attached text kept as a document</source>
+        <translation>附带文本 {count:,} 份，保留为文档</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} attached texts kept as documents</source>
+        <translation>附带文本 {count:,} 份，保留为文档</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} voice message kept as its transcript</source>
+        <translation>语音消息 {count:,} 条，保留其转写文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} voice messages kept as their transcripts</source>
+        <translation>语音消息 {count:,} 条，保留其转写文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} image as a marker</source>
+        <translation>图片 {count:,} 张，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} images as markers</source>
+        <translation>图片 {count:,} 张，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} file as a marker</source>
+        <translation>文件 {count:,} 个，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} files as markers</source>
+        <translation>文件 {count:,} 个，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} recording without a transcript as a marker</source>
+        <translation>无转写的录音 {count:,} 段，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} recordings without a transcript as markers</source>
+        <translation>无转写的录音 {count:,} 段，以标记代替</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} citation marker removed</source>
+        <translation>引用标记 {count:,} 个，已移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} citation markers removed</source>
+        <translation>引用标记 {count:,} 个，已移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} stray private-use character removed</source>
+        <translation>零散的私用区字符 {count:,} 个，已移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} stray private-use characters removed</source>
+        <translation>零散的私用区字符 {count:,} 个，已移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} lone surrogate replaced</source>
+        <translation>孤立代理字符 {count:,} 个，已替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} lone surrogates replaced</source>
+        <translation>孤立代理字符 {count:,} 个，已替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} NUL character replaced</source>
+        <translation>NUL 字符 {count:,} 个，已替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} NUL characters replaced</source>
+        <translation>NUL 字符 {count:,} 个，已替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} hidden system message skipped</source>
+        <translation>隐藏的系统消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} hidden system messages skipped</source>
+        <translation>隐藏的系统消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} hidden message skipped</source>
+        <translation>隐藏消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} hidden messages skipped</source>
+        <translation>隐藏消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} “not supported on your device” placeholder dropped</source>
+        <translation>“设备不支持”占位内容 {count:,} 处，已丢弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} “not supported on your device” placeholders dropped</source>
+        <translation>“设备不支持”占位内容 {count:,} 处，已丢弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} artifact confirmation skipped</source>
+        <translation>代码工件确认 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} artifact confirmations skipped</source>
+        <translation>代码工件确认 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} message before the first question skipped</source>
+        <translation>第一个问题之前的消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} messages before the first question skipped</source>
+        <translation>第一个问题之前的消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} empty conversation skipped</source>
+        <translation>空对话 {count:,} 个，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} empty conversations skipped</source>
+        <translation>空对话 {count:,} 个，已跳过</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{count:,} “{name}” part skipped</source>
+        <translation>“{name}” 部分 {count:,} 处，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} “{name}” parts skipped</source>
+        <translation>“{name}” 部分 {count:,} 处，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} message from “{name}” skipped</source>
+        <translation>来自“{name}”的消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count:,} messages from “{name}” skipped</source>
+        <translation>来自“{name}”的消息 {count:,} 条，已跳过</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/services/model_templates.py" line="+49"/>
+        <source>Unknown chat template family {family!r}; use one of {families}.</source>
+        <translation>未知的对话模板系列 {family!r}；请使用以下之一：{families}。</translation>
     </message>
 </context>
 </TS>
