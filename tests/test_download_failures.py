@@ -200,7 +200,7 @@ def _misbehaving(handler: BaseHTTPRequestHandler, body: bool) -> None:
     kind = handler.path.split("/")[1]
     routes = {"file": redirect_route("file:///etc/passwd"), "loop": redirect_route(handler.path),
               "gzip": scripted_route(BOMB, headers={"Content-Encoding": "gzip"}),
-              "trickle": scripted_route(SMALL, step=1, pause=0.25)}
+              "trickle": scripted_route(SMALL, step=1, pause=0.25), "audit": scripted_route(SMALL, step=1, pause=5)}
     routes[kind](handler, body)
 
 
@@ -226,3 +226,13 @@ def test_the_cli_says_each_failure_plainly_with_exit_16(tmp_path: Path, where: s
     kept = files_under(data / "models")
     assert kept == [] or (where == "trickle" and sorted(p.name for p in kept) == ["m.gguf.part", "m.gguf.part.json"])
     assert stat.S_IMODE((data / "models").stat().st_mode) == 0o700
+
+
+def test_the_audits_trickle_is_named_within_10_s_with_the_shipped_bounds(tmp_path: Path) -> None:
+    """One byte every 5 s (the audit's server) with the bounds users get, not the tests' small ones."""
+    with serving(_misbehaving) as server:
+        began = time.monotonic()
+        done = _cli(tmp_path / "data", "models", "download", server.url("/audit/m.gguf"))
+        took = time.monotonic() - began
+    assert done.returncode == DownloadFailed.exit_code and "stalled (under 1 KiB/s" in done.stderr, done.stderr
+    assert took < 10 + 2  # the child's start-up included

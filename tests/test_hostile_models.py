@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -216,12 +217,15 @@ def test_a_damaged_header_is_read_in_bounded_time_or_refused(tmp_path: Path, cha
         data[at:at + len(raw)] = raw
     path = tmp_path / "fuzzed.gguf"
     path.write_bytes(bytes(data[:cut]))
+    tracemalloc.start()
     started = time.monotonic()
     try:
         read_gguf_header(path)
     except GgufUnreadable:
         pass
-    assert time.monotonic() - started < 1.0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.monotonic() - started < 1.0 and peak < 32 << 20
 
 
 _PIECES = st.sampled_from([
@@ -239,9 +243,14 @@ _PIECES = st.sampled_from([
 def test_any_template_renders_or_is_refused_plainly_within_the_bound(pieces: list[str]) -> None:
     """Templates stitched from the shapes real and hostile ones use: text or TemplateFailed, never another
     exception, never past the render limit (with room for the trial render of the folded system role)."""
+    tracemalloc.start()
     started = time.monotonic()
     try:
         ChatTemplate("".join(pieces), bos_token="<s>", eos_token="</s>").render(sample_conversation())
     except TemplateFailed:
         pass
-    assert time.monotonic() - started < 3 * 2.0 + 1
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # Two steps of growth past the output limit at most (a value is checked once it exists), at 4 bytes a
+    # character where a value holds one wide character.
+    assert time.monotonic() - started < 3 * 2.0 + 1 and peak < 64 << 20

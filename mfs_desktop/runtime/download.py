@@ -40,13 +40,15 @@ PROGRESS_INTERVAL = 0.25
 # The bounds below are read at each call (not bound as defaults), so a test can set them small.
 # A host that has not accepted the connection in 10 s is, for a person waiting, unreachable.
 CONNECT_TIMEOUT = 10.0
-# No byte at all for 30 s: the route or the server is dead (a CDN sends continuously; a
-# congested link still delivers something every few seconds).
-IDLE_TIMEOUT = 30.0
-# Under 1 KiB/s averaged over a minute even the smallest model (~100 MB) would take more than
-# a day, so that is a stall, not a download; a poor mobile link (10 KiB/s and up) passes.
+# No byte at all for 8 s: the route or the server is dead (a CDN sends continuously; the Hub's
+# own client gives up after 10 s, HF_HUB_DOWNLOAD_TIMEOUT). A stall keeps the part, so the
+# next run resumes: judging early costs a rerun, never the bytes.
+IDLE_TIMEOUT = 8.0
+# Under 1 KiB/s even the smallest model (~100 MB) would take more than a day, so that is a
+# stall, not a download; a poor mobile link (10 KiB/s and up) passes. Judged over 4 s, at the
+# first read past it: a byte every 5 s is named at 5 s, inside the 10 s any hostile input gets.
 MIN_RATE = 1024
-RATE_WINDOW = 60.0
+RATE_WINDOW = 4.0
 # The Hub needs one redirect (resolve → CDN), a mirror perhaps two or three; ten is a loop.
 MAX_REDIRECTS = 10
 # A server that gives no length is checked against the free space this often while it sends.
@@ -313,6 +315,8 @@ def _receive(response: httpx.Response, part: Path, resuming: bool, have: int, to
         os.fsync(handle.fileno())
     if on_progress:
         on_progress(Progress(done, total, (done - have) / max(time.monotonic() - began, 1e-6), started_with))
+
+
 def _response_validator(response: httpx.Response) -> str:
     etag = response.headers.get("ETag", "")
     return etag if etag and not etag.startswith("W/") else response.headers.get("Last-Modified", "")
