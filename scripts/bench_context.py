@@ -21,8 +21,8 @@ from mfs_desktop.compaction.compactor import ExtractiveCompactor, ModelCompactor
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
-from mfs_desktop.services.replay import replay_locomo  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.replay import replay_locomo  # noqa: E402
 from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from mfs_desktop.runtime.download import Cancelled, DownloadSource, download, part_paths  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
-from mfs_desktop.services.model_library import HeaderCache, discover  # noqa: E402
+from mfs_desktop.services.models.library import HeaderCache, discover  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from tests.file_servers import FileServer, ServedFile  # noqa: E402
 from tests.model_layouts import HOME_VARIABLES, lay_out_apps, place  # noqa: E402

@@ -57,8 +57,8 @@ from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
-from mfs_desktop.services.replay import common_prefix, replay_locomo  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.replay import common_prefix, replay_locomo  # noqa: E402
 from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(REPO))
 from mfs_desktop.profile import ContextProfile  # noqa: E402
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
-from mfs_desktop.services.replay import locomo_sessions, replay_locomo  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.replay import locomo_sessions, replay_locomo  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.conversation_settings import ConversationSettings, save_conversation_settings  # noqa: E402

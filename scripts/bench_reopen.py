@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.runtime.protocol import SamplingSettings  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
 from mfs_desktop.services.session import open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402

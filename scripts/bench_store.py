@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from mfs_desktop.services.session import open_session  # noqa: E402
-from mfs_desktop.services.transfer import export_json, export_markdown  # noqa: E402
+from mfs_desktop.services.transfer.exports import export_json, export_markdown  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.database import Database  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402

@@ -31,11 +31,11 @@ from offscreen import settle, wait_for  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from mfs_desktop.services.models import ModelChoice  # noqa: E402
+from mfs_desktop.services.models.choice import ModelChoice  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
-from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
+from mfs_desktop.ui.window.main_window import MainWindow  # noqa: E402
 
 HEARTBEAT_MS = 10
 

@@ -41,9 +41,9 @@ sys.path.insert(0, str(REPO))
 from mfs_desktop.compaction.coverage import check_coverage  # noqa: E402
 from mfs_desktop.paths import DATABASE_FILENAME, VAULT_FILENAME  # noqa: E402
 from mfs_desktop.runtime.fake import FakeModel  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
-from mfs_desktop.services.transfer import export_json  # noqa: E402
+from mfs_desktop.services.transfer.exports import export_json  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
 

@@ -25,7 +25,7 @@ from mfs_desktop.compaction.compactor import Compactor
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
 from mfs_desktop.runtime.protocol import ChatMessage
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.replay import locomo_sessions
+from mfs_desktop.services.conversation.replay import locomo_sessions
 from mfs_desktop.store.models import Message
 
 SLIDING_SHARE = 0.95

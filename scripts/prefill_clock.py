@@ -17,7 +17,7 @@ from pathlib import Path
 
 import llama_cpp
 
-from mfs_desktop.services.replay import common_prefix
+from mfs_desktop.services.conversation.replay import common_prefix
 
 
 @dataclass(frozen=True)

@@ -39,16 +39,16 @@ from mfs_desktop.runtime.embedded import EmbeddedModel  # noqa: E402
 from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.fake import FakeModel, Step  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
-from mfs_desktop.services.chat import ChatService  # noqa: E402
-from mfs_desktop.services.models import ModelChoice  # noqa: E402
-from mfs_desktop.services.pins import change_pin  # noqa: E402
-from mfs_desktop.services.replay import locomo_sessions, replay_locomo  # noqa: E402
+from mfs_desktop.services.conversation.chat import ChatService  # noqa: E402
+from mfs_desktop.services.conversation.pins import change_pin  # noqa: E402
+from mfs_desktop.services.conversation.replay import locomo_sessions, replay_locomo  # noqa: E402
+from mfs_desktop.services.models.choice import ModelChoice  # noqa: E402
 from mfs_desktop.services.session import Session, open_session  # noqa: E402
 from mfs_desktop.services.unlock import DataDir  # noqa: E402
+from mfs_desktop.ui.dialogs.unlock import UnlockDialog  # noqa: E402
 from mfs_desktop.ui.i18n import install_language, tr  # noqa: E402
-from mfs_desktop.ui.main_window import MainWindow  # noqa: E402
-from mfs_desktop.ui.settings_dialog import SettingsDialog  # noqa: E402
-from mfs_desktop.ui.unlock_dialog import UnlockDialog  # noqa: E402
+from mfs_desktop.ui.settings.dialog import SettingsDialog  # noqa: E402
+from mfs_desktop.ui.window.main_window import MainWindow  # noqa: E402
 
 LOCOMO = REPO.parent / "shared" / "data" / "locomo10"
 WINDOW = 4096  # small enough that a LoCoMo conversation compacts several times

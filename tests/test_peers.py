@@ -20,7 +20,7 @@ from mfs_desktop.runtime.estimate import estimate_text_tokens  # noqa: E402
 from mfs_desktop.runtime.model_files import default_model_path  # noqa: E402
 from mfs_desktop.runtime.protocol import ChatMessage  # noqa: E402
 from mfs_desktop.runtime.tools import TOOLS  # noqa: E402
-from mfs_desktop.services.replay import common_prefix  # noqa: E402
+from mfs_desktop.services.conversation.replay import common_prefix  # noqa: E402
 
 WINDOW = 1024
 

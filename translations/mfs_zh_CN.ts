@@ -5,12 +5,12 @@
     <name></name>
     <message>
         <location filename="../mfs_desktop/ui/i18n.py" line="+23"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="+49"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+49"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/notices.py" line="+37"/>
+        <location filename="../mfs_desktop/services/conversation/notices.py" line="+37"/>
         <source>Context compacted: {before} → {after} tokens</source>
         <translation>上下文已压缩：{before} → {after} token</translation>
     </message>
@@ -85,7 +85,7 @@
         <translation>请提供新口令，或选择使用钥匙串。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/chat_view.py" line="+39"/>
+        <location filename="../mfs_desktop/ui/window/chat_view.py" line="+39"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -170,12 +170,12 @@
         <translation>助手 · 正在回答</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/code_blocks.py" line="+102"/>
+        <location filename="../mfs_desktop/ui/window/code_blocks.py" line="+102"/>
         <source>copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/composer.py" line="+28"/>
+        <location filename="../mfs_desktop/ui/window/composer.py" line="+28"/>
         <source>Write a message… (Enter sends, Shift+Enter for a new line; drop a text file to attach it)</source>
         <translation>输入消息…（Enter 发送，Shift+Enter 换行；拖入文本文件即可作为附件）</translation>
     </message>
@@ -185,7 +185,7 @@
         <translation>输入消息…（Ctrl+Enter 发送，Enter 换行；拖入文本文件即可作为附件）</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/conversation_tab.py" line="+32"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+32"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
@@ -325,7 +325,7 @@
         <translation>内部错误（{kind}）；这是一个程序缺陷。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/export_dialog.py" line="+25"/>
+        <location filename="../mfs_desktop/ui/dialogs/export.py" line="+25"/>
         <source>Markdown (.md)</source>
         <translation>Markdown（.md）</translation>
     </message>
@@ -368,7 +368,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="+93"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+93"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
@@ -399,7 +399,7 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/main_window.py" line="+88"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+88"/>
         <source>Encrypted database · {folder}</source>
         <translation>加密数据库 · {folder}</translation>
     </message>
@@ -415,30 +415,30 @@
         <translation>按标题筛选（Ctrl+F）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../mfs_desktop/ui/settings/memory.py" line="+61"/>
+        <location filename="../mfs_desktop/ui/settings/trash_page.py" line="+53"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+9"/>
         <location line="+90"/>
-        <location filename="../mfs_desktop/ui/search_panel.py" line="+70"/>
-        <location filename="../mfs_desktop/ui/settings_memory.py" line="+61"/>
-        <location filename="../mfs_desktop/ui/trash_page.py" line="+53"/>
-        <location filename="../mfs_desktop/ui/window_organize.py" line="+75"/>
+        <location filename="../mfs_desktop/ui/window/organize.py" line="+75"/>
         <location line="+6"/>
-        <location filename="../mfs_desktop/ui/window_stream.py" line="+55"/>
+        <location filename="../mfs_desktop/ui/window/search_panel.py" line="+70"/>
+        <location filename="../mfs_desktop/ui/window/stream.py" line="+55"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="-88"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location filename="../mfs_desktop/ui/window_conversations.py" line="+57"/>
+        <location filename="../mfs_desktop/ui/window/conversations.py" line="+57"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+2"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+26"/>
         <source>Context: –</source>
         <translation>上下文：–</translation>
     </message>
@@ -463,13 +463,13 @@
         <translation>附加文档：文本、PDF 或 Word（以加密快照保存）</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location filename="../mfs_desktop/ui/window_generation.py" line="+97"/>
+        <location filename="../mfs_desktop/ui/window/generation.py" line="+97"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+2"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+30"/>
         <source>Context layers</source>
         <translation>上下文分层</translation>
     </message>
@@ -534,14 +534,14 @@
         <translation>停止回答</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="-30"/>
-        <location filename="../mfs_desktop/ui/settings_memory.py" line="+2"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-30"/>
+        <location filename="../mfs_desktop/ui/settings/memory.py" line="+2"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+1"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+39"/>
         <source>Model: {name}</source>
         <translation>模型：{name}</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>上下文 {tokens:,} / {window:,} token（{share:.0%}）· 下一次请求</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/models_page.py" line="+56"/>
+        <location filename="../mfs_desktop/ui/settings/models_page.py" line="+56"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
@@ -576,14 +576,14 @@
         <translation>你的文件夹</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-3"/>
+        <location filename="../mfs_desktop/ui/settings/models_page.py" line="+1"/>
         <location line="+3"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="-3"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location filename="../mfs_desktop/ui/settings/models_page.py" line="-3"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
@@ -800,7 +800,7 @@
         <translation>下载已取消；已下载的部分会保留，下次下载此文件时将从中断处继续下载。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/panels.py" line="+31"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+31"/>
         <source>System prompt + tools</source>
         <translation>系统提示词 + 工具</translation>
     </message>
@@ -826,7 +826,7 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../mfs_desktop/ui/search_panel.py" line="-1"/>
+        <location filename="../mfs_desktop/ui/window/search_panel.py" line="-1"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
@@ -837,13 +837,13 @@
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="+51"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+51"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="-206"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+0"/>
         <source>recent_only</source>
         <translation>仅最近几轮</translation>
     </message>
@@ -1006,13 +1006,13 @@
         <translation>置顶的常驻指令：无（可在聊天中置顶你的一条消息）</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location filename="../mfs_desktop/ui/window_organize.py" line="+52"/>
+        <location filename="../mfs_desktop/ui/window/organize.py" line="+52"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+6"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+8"/>
         <source>Recalled for the last request: an earlier message · {tokens:,} tokens</source>
         <translation>上一次请求找回的内容：1 条较早的消息 · {tokens:,} 个词元</translation>
     </message>
@@ -1158,7 +1158,7 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/search_panel.py" line="-40"/>
+        <location filename="../mfs_desktop/ui/window/search_panel.py" line="-40"/>
         <source>Search every conversation (Ctrl+Shift+F): words, &quot;a phrase&quot;, 中文</source>
         <translation>搜索所有对话（Ctrl+Shift+F）：词语、&quot;短语&quot;、中文</translation>
     </message>
@@ -1168,13 +1168,13 @@
         <translation>仅此对话</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <location filename="../mfs_desktop/ui/settings_memory.py" line="+14"/>
+        <location filename="../mfs_desktop/ui/settings/memory.py" line="+14"/>
+        <location filename="../mfs_desktop/ui/window/search_panel.py" line="+38"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../mfs_desktop/ui/window/search_panel.py" line="+6"/>
         <source>{count} found (the newest shown)</source>
         <translation>找到 {count} 条（显示最新的）</translation>
     </message>
@@ -1189,7 +1189,7 @@
         <translation>没有找到。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/settings_dialog.py" line="-116"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-116"/>
         <source>This computer (llama.cpp, GGUF file)</source>
         <translation>本机（llama.cpp，GGUF 文件）</translation>
     </message>
@@ -1439,7 +1439,7 @@
         <translation>OpenAI 兼容的提供方需要一个主端点 URL。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/settings_memory.py" line="-49"/>
+        <location filename="../mfs_desktop/ui/settings/memory.py" line="-49"/>
         <source>Automatic: compact old history</source>
         <translation>自动：压缩旧的历史</translation>
     </message>
@@ -1524,7 +1524,7 @@
         <translation>记录的值</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/status_overlay.py" line="+12"/>
+        <location filename="../mfs_desktop/ui/window/status_overlay.py" line="+12"/>
         <source>Organizing context…</source>
         <translation>正在整理上下文…</translation>
     </message>
@@ -1539,7 +1539,7 @@
         <translation>本次未能整理上下文；没有丢失任何内容</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/trash_page.py" line="-19"/>
+        <location filename="../mfs_desktop/ui/settings/trash_page.py" line="-19"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
@@ -1569,7 +1569,7 @@
         <translation>要永久删除回收站中的所有对话吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/unlock_dialog.py" line="+13"/>
+        <location filename="../mfs_desktop/ui/dialogs/unlock.py" line="+13"/>
         <source>Create encrypted database</source>
         <translation>创建加密数据库</translation>
     </message>
@@ -1609,7 +1609,7 @@
         <translation>两次输入的口令不一致。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_composing.py" line="+48"/>
+        <location filename="../mfs_desktop/ui/window/composing.py" line="+48"/>
         <source>Quoting the assistant (#{uid}): “{excerpt}…” — add your note below, or send as is.</source>
         <translation>正在引用助手（#{uid}）：“{excerpt}…”——可在下方添加你的说明，或直接发送。</translation>
     </message>
@@ -1694,7 +1694,7 @@
         <translation>对话将回到这条消息；之后的轮次仍会保存（也可导出），但不再显示。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_conversations.py" line="-9"/>
+        <location filename="../mfs_desktop/ui/window/conversations.py" line="-9"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
@@ -1714,7 +1714,7 @@
         <translation>已移到回收站，将保留 {days} 天（可通过“文件 → 回收站…”恢复）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_generation.py" line="-44"/>
+        <location filename="../mfs_desktop/ui/window/generation.py" line="-44"/>
         <source>The last turn has one answer; Regenerate makes another.</source>
         <translation>上一轮只有一条回答；使用“重新生成”可再生成一条。</translation>
     </message>
@@ -1764,7 +1764,7 @@
         <translation>回答已保存。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_organize.py" line="-100"/>
+        <location filename="../mfs_desktop/ui/window/organize.py" line="-100"/>
         <source>January {year}</source>
         <translation>{year}年1月</translation>
     </message>
@@ -1914,7 +1914,7 @@
         <translation>已归档：不再显示在列表中，但仍可搜索（可在列表的“已归档”视图中查看）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_panels.py" line="+111"/>
+        <location filename="../mfs_desktop/ui/window/side_panels.py" line="+111"/>
         <source>Settings saved.</source>
         <translation>设置已保存。</translation>
     </message>
@@ -1969,12 +1969,12 @@ Import them?</source>
         <translation>已导入 {count:,} 个对话</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_search.py" line="+20"/>
+        <location filename="../mfs_desktop/ui/window/search.py" line="+20"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window_stream.py" line="-33"/>
+        <location filename="../mfs_desktop/ui/window/stream.py" line="-33"/>
         <source>No conversation yet — start one with Ctrl+N or just write below</source>
         <translation>还没有对话——按 Ctrl+N 新建，或直接在下方输入</translation>
     </message>
@@ -1999,7 +1999,7 @@ Import them?</source>
         <translation>口令错误：数据库未打开，也没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/model_catalogue.py" line="+43"/>
+        <location filename="../mfs_desktop/services/models/catalogue.py" line="+43"/>
         <source>small and quick; Chinese and English</source>
         <translation>小而快；中文和英文</translation>
     </message>
@@ -2029,7 +2029,7 @@ Import them?</source>
         <translation>同等规模中推理能力强</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/documents.py" line="+91"/>
+        <location filename="../mfs_desktop/services/conversation/documents.py" line="+91"/>
         <source>{name} is a binary file; attach text, PDF or Word (.docx) documents.</source>
         <translation>{name} 是二进制文件；请附加文本、PDF 或 Word（.docx）文档。</translation>
     </message>
@@ -2130,7 +2130,7 @@ Import them?</source>
         <translation>{name} 不含任何文字。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/download.py" line="+117"/>
+        <location filename="../mfs_desktop/runtime/download.py" line="+119"/>
         <source>{folder} has {free:.2f} GB free; this download needs {needed:.2f} GB more. Free some space or choose another folder.</source>
         <translation>{folder} 的可用磁盘空间只有 {free:.2f} GB；此次下载还需要 {needed:.2f} GB。请释放一些空间，或选择其他文件夹。</translation>
     </message>
@@ -2195,7 +2195,7 @@ Import them?</source>
         <translation>{folder} 只剩 {free:.2f} GB 可用空间，而 {host} 没有说明文件大小；下载已停止并删除。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/download.py" line="+164"/>
+        <location filename="../mfs_desktop/runtime/download.py" line="+166"/>
         <source>The server refused the download ({status}): the file needs a login or accepted terms. For the Hugging Face Hub, accept the model&apos;s terms on its page and save a token with `mfs-desktop models token`.</source>
         <translation>服务器拒绝了下载（{status}）：该文件需要登录或接受使用条款。对于 Hugging Face Hub，请在模型页面上接受其条款，并在“模型库”页用“Hub 访问令牌…”保存访问令牌。</translation>
     </message>
@@ -2380,7 +2380,7 @@ Import them?</source>
         <translation>无法创建数据文件夹 {root}：{error}。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/chat.py" line="+108"/>
+        <location filename="../mfs_desktop/services/conversation/chat.py" line="+115"/>
         <source>No message is waiting for an answer in this conversation.</source>
         <translation>此对话中没有等待回复的消息。</translation>
     </message>
@@ -2390,7 +2390,7 @@ Import them?</source>
         <translation>只能编辑并重新发送你自己的消息。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+20"/>
         <source>There is no answer to regenerate yet.</source>
         <translation>还没有可以重新生成的回复。</translation>
     </message>
@@ -2400,17 +2400,17 @@ Import them?</source>
         <translation>只能重新生成最新一轮的回复。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Generation {generation} is being answered by another MFS Desktop process (pid {pid}); it is left to it.</source>
         <translation>生成任务 {generation} 正由另一个 MFS Desktop 进程（进程号 {pid}）回复；交由该进程完成。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/composer.py" line="+35"/>
+        <location filename="../mfs_desktop/services/conversation/composer.py" line="+35"/>
         <source>Only an assistant message of this conversation can be quoted.</source>
         <translation>只能引用此对话中的助手消息。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/conversation_settings.py" line="+49"/>
+        <location filename="../mfs_desktop/services/conversation/settings.py" line="+49"/>
         <source>Unknown sampling setting {name!r}; the settings are {settings}.</source>
         <translation>未知的采样设置 {name!r}；可用的设置有：{settings}。</translation>
     </message>
@@ -2450,7 +2450,7 @@ Import them?</source>
         <translation>系统提示词最多 {limit:,} 个字符（当前有 {count:,} 个）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/endpoints.py" line="+19"/>
+        <location filename="../mfs_desktop/services/models/endpoints.py" line="+19"/>
         <source>The primary endpoint URL must start with http:// or https:// (got {url!r}).</source>
         <translation>主端点 URL 必须以 http:// 或 https:// 开头（当前为 {url!r}）。</translation>
     </message>
@@ -2470,13 +2470,13 @@ Import them?</source>
         <translation>备用端点需要填写模型名称。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/foreign_import.py" line="+31"/>
-        <location filename="../mfs_desktop/services/transfer.py" line="+207"/>
+        <location filename="../mfs_desktop/services/transfer/exports.py" line="+207"/>
+        <location filename="../mfs_desktop/services/transfer/foreign.py" line="+31"/>
         <source>Cannot read {path}: {error}.</source>
         <translation>无法读取 {path}：{error}。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../mfs_desktop/services/transfer/foreign.py" line="+20"/>
         <source>{app} export: {conversations:,} conversations, {messages:,} messages</source>
         <translation>{app} 导出文件：{conversations:,} 个对话，{messages:,} 条消息</translation>
     </message>
@@ -2531,7 +2531,7 @@ Import them?</source>
         <translation>导出文件中的第 {number} 个对话格式有误（{kind}：{detail}）；未导入任何内容。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/import_checks.py" line="+32"/>
+        <location filename="../mfs_desktop/services/transfer/checks.py" line="+32"/>
         <source>The export&apos;s {where} is not an object.</source>
         <translation>导出文件中的 {where} 不是对象。</translation>
     </message>
@@ -2581,7 +2581,7 @@ Import them?</source>
         <translation>导出文件中的 {key} 不是列表。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/intake.py" line="+20"/>
+        <location filename="../mfs_desktop/services/conversation/intake.py" line="+20"/>
         <source>The message is empty.</source>
         <translation>消息为空。</translation>
     </message>
@@ -2601,7 +2601,7 @@ Import them?</source>
         <translation>消息对此模型的窗口来说太长：约 {tokens:,} 个 token，最多 {limit:,} 个（{window:,} token 窗口的一半）。请缩短或拆分它。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/model_actions.py" line="+127"/>
+        <location filename="../mfs_desktop/services/models/actions.py" line="+127"/>
         <source>{path} was not downloaded by MFS Desktop, so it stays; remove it in the app that keeps it.</source>
         <translation>{path} 不是由 MFS Desktop 下载的，因此会保留；请在管理它的应用中删除。</translation>
     </message>
@@ -2636,7 +2636,7 @@ Import them?</source>
         <translation>{repo} {file} 不是仓库内的文件。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/pins.py" line="+45"/>
+        <location filename="../mfs_desktop/services/conversation/pins.py" line="+45"/>
         <source>Message {uid} cannot be pinned: pinned messages would take about {used:,} tokens, more than the {budget:,} they may use ({share:.0%} of the {window:,}-token window). Unpin one, or pin a shorter message.</source>
         <translation>消息 {uid} 无法置顶：置顶消息将占用约 {used:,} 个 token，超过允许的 {budget:,} 个（{window:,} token 窗口的 {share:.0%}）。请取消置顶一条，或置顶一条更短的消息。</translation>
     </message>
@@ -2686,7 +2686,7 @@ Import them?</source>
         <translation>个人资料最多 {limit:,} 个字符（当前有 {count:,} 个）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/transfer.py" line="+6"/>
+        <location filename="../mfs_desktop/services/transfer/exports.py" line="+6"/>
         <source>{path} is over {limit} MB: not an MFS Desktop export; nothing was imported.</source>
         <translation>{path} 超过 {limit} MB：不是 MFS Desktop 导出文件；未导入任何内容。</translation>
     </message>
@@ -2881,7 +2881,7 @@ Import them?</source>
         <translation>{name} 的对话模板无法使用：{reason}。请改用常见系列的模板：mfs-desktop models use {path} --template {families}（或在 设置 › 模型 中选择）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/foreign_common.py" line="+27"/>
+        <location filename="../mfs_desktop/services/transfer/foreign_common.py" line="+27"/>
         <source>{count:,} tool call kept as a tool message</source>
         <translation>工具调用 {count:,} 次，保留为工具消息</translation>
     </message>
@@ -3091,7 +3091,7 @@ Import them?</source>
         <translation>来自“{name}”的消息 {count:,} 条，已跳过</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/model_templates.py" line="+49"/>
+        <location filename="../mfs_desktop/services/models/templates.py" line="+49"/>
         <source>Unknown chat template family {family!r}; use one of {families}.</source>
         <translation>未知的对话模板系列 {family!r}；请使用以下之一：{families}。</translation>
     </message>

@@ -27,7 +27,7 @@ def _limited() -> None:
 def failure_of(source: str) -> str | None:
     """Why `source` cannot render the sample conversation, or None when it can."""
     try:
-        completed = subprocess.run([sys.executable, "-m", __name__], input=source.encode("utf-8", "replace"),
+        completed = subprocess.run(_child_command(), input=source.encode("utf-8", "replace"),
                                    capture_output=True, timeout=CHECK_SECONDS, preexec_fn=_limited, check=False)
     except subprocess.TimeoutExpired:
         return f"the template ran for more than {CHECK_SECONDS:g} s"
@@ -40,7 +40,15 @@ def failure_of(source: str) -> str | None:
     return answer.get("failure")
 
 
-def _check_from_stdin() -> None:
+def _child_command() -> list[str]:
+    # A frozen build has no `python -m`: the executable itself runs the check as a hidden command.
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "template-check"]
+    return [sys.executable, "-m", __name__]
+
+
+def check_from_stdin() -> None:
+    """The child's side: the template on standard input, {"failure": reason or null} on standard output."""
     source = sys.stdin.buffer.read().decode("utf-8", "replace")
     try:
         ChatTemplate(source, bos_token="<s>", eos_token="</s>").render(sample_conversation())
@@ -53,4 +61,4 @@ def _check_from_stdin() -> None:
 
 
 if __name__ == "__main__":
-    _check_from_stdin()
+    check_from_stdin()

@@ -10,7 +10,7 @@ from pathlib import Path
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.model_info import read_model_info
-from mfs_desktop.services.models import DEFAULT_WINDOW, PROVIDERS, ModelChoice
+from mfs_desktop.services.models.choice import DEFAULT_WINDOW, PROVIDERS, ModelChoice
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP

@@ -1,7 +1,7 @@
 """Saved KV caches: sealed files in `<data>/kv/`, their rows in `kv_states`, a size cap with
 least-recently-used eviction, and a sweep of files no row names (a trashed or purged
 conversation's, a file a killed process left half-written). The files are sealed before they
-reach this module (services/warm_start.py); it never sees a cache in the clear."""
+reach this module (services/conversation/warm_start.py); it never sees a cache in the clear."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A message is put here first, before any model work that must precede its turn, a
 into the transcript in one transaction with its deletion here: a process killed at any
 moment loses none and stores none twice, and messages keep the order they were given in.
 Each row names the process that took it; a live process delivers and answers its own, and
-the rows of a process that died are anyone's (`claimable` decides, see services/owner.py).
+the rows of a process that died are anyone's (`claimable` decides, see services/conversation/owner.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A conversation inserted exactly as it was exported (services/transfer.py checks every field
+"""A conversation inserted exactly as it was exported (services/transfer/exports.py checks every field
 first): one transaction, so a row the schema refuses leaves nothing imported."""
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session, open_session
 from mfs_desktop.services.ui_language import load_language
 from mfs_desktop.services.unlock import DataDir
+from mfs_desktop.ui.dialogs.unlock import UnlockDialog
 from mfs_desktop.ui.i18n import error_text, install_language
 from mfs_desktop.ui.look import apply_look
-from mfs_desktop.ui.main_window import MainWindow
-from mfs_desktop.ui.unlock_dialog import UnlockDialog
+from mfs_desktop.ui.window.main_window import MainWindow
 
 # The installed desktop entry's name: Wayland compositors match the window to it (icon, name).
 DESKTOP_FILE_ID = "io.github.mfsdesktop.MFSDesktop"

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from mfs_desktop.ui import code_blocks
+from mfs_desktop.ui.window import code_blocks
 
 _DEFAULT_POINT_SIZE: list[float] = []
 

@@ -1,0 +1,157 @@
+"""`mfs-desktop chat`: the same services the window uses, in a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import sys
+import threading
+from collections.abc import Callable
+
+from mfs_desktop.errors import ConversationBusy
+from mfs_desktop.profile import ContextProfile
+from mfs_desktop.services.conversation.chat import ChatService, TurnResult
+from mfs_desktop.services.conversation.intake import queue_message, refuse_unsendable
+from mfs_desktop.services.conversation.owner import claimable, is_running, owner_pid
+from mfs_desktop.services.display import shown
+from mfs_desktop.services.models.choice import DEFAULT_WINDOW, ModelChoice, build_model
+from mfs_desktop.services.preferences import load_preferences
+from mfs_desktop.services.session import Session
+
+log = logging.getLogger(__name__)
+
+
+def _interruptible(work: Callable[[threading.Event], TurnResult]) -> TurnResult:
+    """Run a generation on a worker; Ctrl-C stops it and keeps the partial answer."""
+    cancel = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = work(cancel)
+        except BaseException as exc:  # re-raised on the main thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=target, name="generation", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        try:
+            worker.join(0.1)
+        except KeyboardInterrupt:
+            cancel.set()
+            print("\n[stopping…]", file=sys.stderr)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["result"]  # type: ignore[return-value]
+
+
+def _printer(enabled: bool) -> Callable[[str], None]:
+    def show(piece: str) -> None:
+        if enabled:  # an answer's escape sequences or bidi overrides are shown, never obeyed
+            sys.stdout.write(shown(piece))
+            sys.stdout.flush()
+    return show
+
+
+def _report(result: TurnResult, as_json: bool) -> None:
+    if result.messages_left_out:
+        print(f"[{result.messages_left_out} oldest messages were not sent: the window is full]", file=sys.stderr)
+    if as_json:
+        print(json.dumps({
+            "conversation_id": result.conversation_id,
+            "generation_id": result.generation_id,
+            "answer": result.answer,
+            "status": result.status,
+            "finish_reason": result.finish_reason,
+            "usage": dataclasses.asdict(result.usage),
+            "messages_left_out": result.messages_left_out,
+        }, ensure_ascii=False))
+        return
+    if result.status == "partial":
+        sys.stdout.write(" [stopped: partial answer kept]")
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+def chosen_model(args: argparse.Namespace, session: Session) -> ModelChoice:
+    """`--model` and `--window` win; else the conversation's own model, else the default one
+    from Settings (`models use`)."""
+    from mfs_desktop.services.models.actions import model_choice_for
+    if args.provider != "embedded" or args.model:
+        return ModelChoice(args.provider, args.model, args.window or DEFAULT_WINDOW)
+    saved = load_preferences(session.database).model_choice()
+    default = ModelChoice("embedded", saved.model_path if saved.provider == "embedded" else None, saved.window,
+                          saved.threads)
+    choice = model_choice_for(session.database, default, args.conversation)
+    return dataclasses.replace(choice, window=args.window) if args.window else choice
+
+
+def run_chat(args: argparse.Namespace, session: Session) -> int:
+    choice = chosen_model(args, session)
+    profile = ContextProfile(window=choice.window)
+    if args.message is not None:
+        refuse_unsendable(args.message, profile)  # before a conversation is created for it
+    conversation_id = args.conversation or session.transcript.create_conversation().id
+    session.transcript.conversation(conversation_id)  # a plain error for an unknown id, before loading a model
+    if args.message is not None:
+        queue_message(session, conversation_id, args.message, profile)
+    model = build_model(choice, session.database)
+    log.info("chat: conversation %s on %s, window %d", conversation_id, model.name, choice.window)
+    service = ChatService(
+        session, model, provider=args.provider, profile=profile,
+        sampling_overrides={name: getattr(args, name) for name in ("max_tokens", "temperature", "seed")
+                            if getattr(args, name) is not None},
+        cache_bytes=load_preferences(session.database).cache_bytes,
+    )
+    try:
+        if args.conversation:  # a saved cache, then a prefill of the rest: the answer starts sooner
+            warmed = service.warm(conversation_id)
+            if warmed is not None:
+                log.info("chat: conversation %s warmed: %d tokens restored, %d reused, %d evaluated, %.0f ms",
+                         conversation_id, warmed.restored_tokens, warmed.reused_tokens, warmed.evaluated_tokens,
+                         warmed.seconds * 1000)
+        return _converse(args, service, conversation_id, model.name)
+    finally:
+        if service.precompactor.busy(conversation_id):
+            print("[organizing context before exit…]", file=sys.stderr)
+        service.close()
+
+
+def _converse(args: argparse.Namespace, service: ChatService, conversation_id: str, model_name: str) -> int:
+    show = _printer(not args.json)
+    for pending in service.generations.unfinished(conversation_id):
+        if is_running(pending.owner):
+            print(f"[another MFS Desktop process (pid {owner_pid(pending.owner or '')}) is writing an answer here; "
+                  "yours follows]", file=sys.stderr)
+            continue
+        print(f"[finishing an interrupted answer, generation {pending.id}]", file=sys.stderr)
+        try:
+            _report(_interruptible(lambda cancel, g=pending.id: service.resume(g, on_text=show, cancel=cancel)),
+                    args.json)
+        except ConversationBusy:  # another process took it over a moment ago
+            print(f"[another process took over generation {pending.id}]", file=sys.stderr)
+    # The message given (stored before the model loaded), and any a killed run left waiting.
+    if service.outbox.waiting(conversation_id, claimable):
+        _report(_interruptible(lambda cancel: service.answer_waiting(conversation_id, on_text=show, cancel=cancel)),
+                args.json)
+    if args.message is not None:
+        return 0
+    print(f"conversation {conversation_id} · {model_name} · /regenerate, /quit", file=sys.stderr)
+    while True:
+        try:
+            line = input("you> ")
+        except (EOFError, KeyboardInterrupt):
+            print(file=sys.stderr)
+            return 0
+        if line.strip() in ("/quit", "/exit"):
+            return 0
+        if not line.strip():
+            continue
+        if line.strip() == "/regenerate":
+            work = lambda cancel: service.regenerate(conversation_id, on_text=show, cancel=cancel)  # noqa: E731
+        else:
+            work = lambda cancel, text=line: service.send(conversation_id, text, on_text=show, cancel=cancel)  # noqa: E731
+        _report(_interruptible(work), args.json)
+

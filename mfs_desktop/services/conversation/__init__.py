@@ -1,0 +1,1 @@
+"""Sending and answering: the turn, its tools, recall, compaction scheduling, warm start."""

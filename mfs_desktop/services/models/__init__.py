@@ -1,0 +1,1 @@
+"""Which model answers: the library on this machine, downloads, templates, endpoints."""

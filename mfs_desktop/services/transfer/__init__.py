@@ -1,0 +1,1 @@
+"""Conversations in and out: exports, their import, other apps' exports."""

@@ -1,0 +1,1 @@
+"""The dialogs outside Settings: unlocking, exporting."""
