@@ -63,6 +63,7 @@ def _report(result: TurnResult, as_json: bool) -> None:
             "conversation_id": result.conversation_id,
             "generation_id": result.generation_id,
             "answer": result.answer,
+            "thinking": result.thinking,
             "status": result.status,
             "finish_reason": result.finish_reason,
             "usage": dataclasses.asdict(result.usage),
@@ -71,6 +72,8 @@ def _report(result: TurnResult, as_json: bool) -> None:
         return
     if result.status == "partial":
         sys.stdout.write(" [stopped: partial answer kept]")
+    if result.thinking:  # kept apart, never printed into the answer
+        sys.stdout.write(f" [thought first: {len(result.thinking):,} characters, kept apart]")
     sys.stdout.write("\n")
     sys.stdout.flush()
 

@@ -25,6 +25,7 @@ from mfs_desktop.runtime.kv_cache import CacheSnapshot, model_identity
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.neutral import WORD_JOINER
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.runtime.thinking import ThinkingSplitter, opens_thinking
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 
@@ -232,6 +233,9 @@ class EmbeddedModel:
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
         watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
+        # Thinking is told apart before the watcher sees the text; grammar-bound output has none.
+        splitter = None if forced or json_schema is not None else ThinkingSplitter(
+            thinking_first=opens_thinking(prompt_text))
         grammar: llama_cpp.LlamaGrammar | None
         if json_schema is not None:
             grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(json_schema), verbose=False)
@@ -255,6 +259,8 @@ class EmbeddedModel:
                     break
                 sampled += 1
                 piece = decoder.decode(self._llama.detokenize([token], special=False))
+                if piece and splitter is not None:
+                    piece = splitter.feed(piece)
                 if piece and (forced or watcher.feed(piece)):
                     if forced:
                         watcher.captured.append(piece)
@@ -274,25 +280,18 @@ class EmbeddedModel:
         finally:
             self._cancel = None
         perf = llama_cpp.llama_perf_context(context)
-        watcher.feed(decoder.decode(b"", final=True))
+        tail = decoder.decode(b"", final=True)
+        watcher.feed(tail if splitter is None else splitter.feed(tail) + splitter.close())
         text, call = watcher.result(forced)
         if call is not None and finish != "cancelled":
             finish = "tool_call"
         evaluated_prompt = min(len(tokens), int(perf.n_p_eval))
         self._remember(prompt_text, tokens)
-        return Completion(
-            text=text,
-            finish_reason=finish,
-            usage=Usage(
-                prompt_tokens=len(tokens),
-                prompt_tokens_reused=len(tokens) - evaluated_prompt,
-                prompt_tokens_evaluated=evaluated_prompt,
-                completion_tokens=sampled,
-                prefill_ms=round(float(perf.t_p_eval_ms), 3),
-                decode_ms=round(float(perf.t_eval_ms), 3),
-            ),
-            tool_call=call,
-        )
+        usage = Usage(prompt_tokens=len(tokens), prompt_tokens_reused=len(tokens) - evaluated_prompt,
+                      prompt_tokens_evaluated=evaluated_prompt, completion_tokens=sampled,
+                      prefill_ms=round(float(perf.t_p_eval_ms), 3), decode_ms=round(float(perf.t_eval_ms), 3))
+        return Completion(text=text, finish_reason=finish, usage=usage, tool_call=call,
+                          thinking=splitter.result.thinking if splitter is not None else "")
 
     def _remember(self, prompt_text: str, prompt_ids: list[int]) -> None:
         """Keep the exact ids now in the KV cache and the text they stand for."""

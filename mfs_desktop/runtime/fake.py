@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.runtime.thinking import ThinkingSplitter
 
 
 @dataclass(frozen=True)
@@ -84,18 +85,22 @@ class FakeModel:
             return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), call)
         pieces = (step.text or default_answer(messages)).split(" ")
         limit = len(pieces) // 2 if step.kind == "truncate" else len(pieces)
-        streamed: list[str] = []
+        splitter = ThinkingSplitter()  # a scripted "<think>…</think>answer" streams as a thinking model's
+        finish, sampled = ("length" if step.kind == "truncate" else "stop"), limit
         for index, word in enumerate(pieces[:limit]):
             if cancel.is_set():
-                return self._finish("".join(streamed), "cancelled", prompt, index)
-            piece = word if index == 0 else " " + word
-            streamed.append(piece)
-            on_text(piece)
+                finish, sampled = "cancelled", index
+                break
+            shown = splitter.feed(word if index == 0 else " " + word)
+            if shown:
+                on_text(shown)
             if step.delay:
                 time.sleep(step.delay)
-        finish = "length" if step.kind == "truncate" else "stop"
-        return self._finish("".join(streamed), finish, prompt, limit)
+        tail = splitter.close()
+        if tail:
+            on_text(tail)
+        return self._finish(splitter.result.answer, finish, prompt, sampled, splitter.result.thinking)
 
     @staticmethod
-    def _finish(text: str, finish: str, prompt: int, completion: int) -> Completion:
-        return Completion(text, finish, Usage(prompt, 0, prompt, completion, 0.0, 0.0))
+    def _finish(text: str, finish: str, prompt: int, completion: int, thinking: str = "") -> Completion:
+        return Completion(text, finish, Usage(prompt, 0, prompt, completion, 0.0, 0.0), thinking=thinking)

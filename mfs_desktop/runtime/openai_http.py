@@ -26,6 +26,7 @@ from mfs_desktop.runtime.endpoint_switch import MAX_REST, Endpoint, EndpointSwit
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.runtime.thinking import ThinkingSplitter, split_thinking
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -140,12 +141,14 @@ class OpenAICompatibleModel:
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent a malformed answer ({kind})."),
                                        kind=type(exc).__name__) from None
-        text = message.get("content") or ""
+        split = split_thinking(str(message.get("content") or ""))
+        text, thinking = split.answer, _reasoning(message) + split.thinking
         if text:
             sink(text)
         elapsed = (time.perf_counter() - started) * 1000
         usage, reported = self._usage(payload, messages, text, elapsed, 0.0)
-        return Completion(text, _finish(choice.get("finish_reason"), message), usage, _tool_call(message), reported)
+        return Completion(text, _finish(choice.get("finish_reason"), message), usage, _tool_call(message), reported,
+                          thinking.strip())
 
     def _read_stream(self, source: EventSource, messages, sink: TextSink, cancel: threading.Event,
                      started: float) -> Completion:
@@ -160,6 +163,7 @@ class OpenAICompatibleModel:
         size = 0
         server_finished = False
         ended_cleanly: list[bool] = []
+        splitter = ThinkingSplitter()  # thinking comes as reasoning deltas, or as tags inside the content
         try:
             for payload, event_size in _stream_payloads(source, ended_cleanly):
                 if cancel.is_set():
@@ -169,7 +173,10 @@ class OpenAICompatibleModel:
                     last_payload = payload
                 for choice in payload.get("choices") or ():
                     delta = choice.get("delta") or {}
-                    content = delta.get("content")
+                    if _reasoning(delta):
+                        first_token_at = first_token_at or time.perf_counter()
+                        splitter.add_thinking(_reasoning(delta))
+                    content = splitter.feed(str(delta.get("content") or ""))
                     if content:
                         first_token_at = first_token_at or time.perf_counter()
                         pieces.append(content)
@@ -196,6 +203,10 @@ class OpenAICompatibleModel:
             else:
                 log.warning("stream interrupted after %d pieces: %s", len(pieces), exc)
                 finish = "interrupted"
+        tail = splitter.close()
+        if tail:
+            pieces.append(tail)
+            sink(tail)
         if cancel.is_set() and not server_finished:  # the watcher's shutdown can also read as a clean end
             finish = "cancelled"
         elif finish == "stop" and not (server_finished or ended_cleanly):
@@ -215,7 +226,7 @@ class OpenAICompatibleModel:
         prefill_ms = ((first_token_at or ended) - started) * 1000
         decode_ms = (ended - (first_token_at or ended)) * 1000
         usage, reported = self._usage(last_payload, messages, text, prefill_ms, decode_ms)
-        return Completion(text, finish, usage, call, reported)
+        return Completion(text, finish, usage, call, reported, splitter.result.thinking)
 
     def _usage(
         self, payload: dict, messages: Sequence[ChatMessage], text: str, prefill_ms: float, decode_ms: float,
@@ -337,6 +348,13 @@ def _stream_payloads(source: EventSource, ended_cleanly: list[bool]) -> Iterator
             yield payload, len(event.data)
     except SSEError:
         raise ProviderError(QT_TRANSLATE_NOOP("", "The model endpoint did not answer with an event stream.")) from None
+
+
+def _reasoning(delta: dict) -> str:
+    """Thinking an endpoint parsed itself: llama.cpp server and vLLM send `reasoning_content`,
+    Ollama and OpenRouter `reasoning`."""
+    value = delta.get("reasoning_content") or delta.get("reasoning")
+    return value if isinstance(value, str) else ""
 
 
 def _error_message(payload: dict) -> str:

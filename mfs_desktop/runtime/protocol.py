@@ -73,6 +73,7 @@ class Completion:
     usage: Usage
     tool_call: ToolCall | None = None
     prompt_reported: bool = True  # usage.prompt_tokens came from the model itself, not an estimate
+    thinking: str = ""  # the model's reasoning, apart from `text` (runtime/thinking.py); never sent again
 
 
 TextSink = Callable[[str], None]

@@ -53,6 +53,7 @@ class MessageDraft:
     tool_call_id: str | None = None
     quoted_uid: int | None = None
     attachment_sha256: str | None = None
+    thinking: str | None = None  # a thinking model's reasoning, apart from the text (migration 0018)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Message:
     quoted_uid: int | None
     edit_of_uid: int | None
     attachment_sha256: str | None
+    thinking: str | None = None  # never in `text`: not sent again, searched, quoted or folded into facts
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ CONVERSATION_COLUMNS = (
 )
 MESSAGE_COLUMNS = (
     "conversation_id, uid, turn_ordinal, role, origin, text, text_sha256, created_at, epoch, status, "
-    "generation_id, tool_name, tool_arguments, tool_call_id, quoted_uid, edit_of_uid, attachment_sha256"
+    "generation_id, tool_name, tool_arguments, tool_call_id, quoted_uid, edit_of_uid, attachment_sha256, thinking"
 )
 # Everything that belongs to a conversation, deleted before it when it is purged (children first).
 _CONVERSATION_TABLES = ("conversation_tags", "imported_sources", "conversation_settings", "conversation_models",
@@ -355,7 +355,7 @@ def _message_row(
     return (
         conversation.id, uid, turn, draft.role, draft.origin or DEFAULT_ORIGIN[draft.role], draft.text,
         sha256_text(draft.text), stamp, conversation.epoch, draft.status, draft.generation_id, draft.tool_name,
-        draft.tool_arguments, draft.tool_call_id, draft.quoted_uid, edit_of, draft.attachment_sha256,
+        draft.tool_arguments, draft.tool_call_id, draft.quoted_uid, edit_of, draft.attachment_sha256, draft.thinking,
     )
 
 

@@ -78,14 +78,11 @@ def _insert_plain(connection: Connection, source: str, source_id: str, title: st
         snapshot = insert_attachment(connection, message.document) if message.document is not None else None
         draft = MessageDraft(message.role, message.text, origin=message.origin, tool_name=message.tool_name,
                              tool_arguments=message.tool_arguments, tool_call_id=message.tool_call_id,
-                             attachment_sha256=snapshot)
+                             attachment_sha256=snapshot, thinking=message.thinking)
         _validate_draft(draft)
         turn += message.role == "user"
-        rows.append((*_message_row(conversation, draft, uid, max(turn, 1), message.created_at, None),
-                     message.thinking))
-    # thinking is written here only: messages are append-only, and no other path has any yet
-    connection.executemany(f"INSERT INTO messages ({MESSAGE_COLUMNS}, thinking) VALUES "
-                           f"({', '.join('?' for _ in rows[0])})", rows)
+        rows.append(_message_row(conversation, draft, uid, max(turn, 1), message.created_at, None))
+    insert_messages(connection, rows)
     connection.execute("INSERT INTO imported_sources (source, source_id, conversation_id, imported_at) "
                        "VALUES (?, ?, ?, ?)", (source, source_id, conversation_id, time.time()))
     return conversation_id

@@ -61,6 +61,7 @@ class TurnResult:
     usage: Usage
     fingerprint: str
     messages_left_out: int  # oldest messages neither sent nor covered by a segment (recorded in the ledger)
+    thinking: str = ""  # the model's reasoning before the answer, stored apart from it
 
 
 def pending_message(conversation: Conversation, visible: Sequence[Message], text: str) -> Message:
@@ -122,6 +123,7 @@ class Turn:
         messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
         rounds = sum(1 for m in done if m.role == "tool")
         usages: list[Usage] = []
+        thoughts: list[str] = []  # every round's thinking, kept with the answer it led to
         started = time.perf_counter()
         if parts.warm_start is not None:  # the conversation the cache leaves is kept first
             parts.warm_start.before_use(generation.conversation_id)
@@ -129,8 +131,9 @@ class Turn:
             while True:
                 choice = "auto" if rounds < parts.max_tool_rounds else "none"
                 completion = parts.model.complete(messages, request.sampling, on_text, cancel,
-                                                    tools=parts.tool_specs, tool_choice=choice)
+                                                  tools=parts.tool_specs, tool_choice=choice)
                 usages.append(completion.usage)
+                thoughts += [completion.thinking] if completion.thinking else []
                 if completion.prompt_reported:
                     parts.meter.observe(generation.conversation_id, messages, completion.usage.prompt_tokens)
                 if completion.tool_call is None or completion.finish_reason != "tool_call":
@@ -148,7 +151,7 @@ class Turn:
         answer = parts.generations.commit_answer(
             generation,
             [MessageDraft("assistant", completion.text, status="partial" if stopped else "complete",
-                          generation_id=generation.id)],
+                          generation_id=generation.id, thinking="\n\n".join(thoughts) or None)],
             status=status, finish_reason=completion.finish_reason, usage=dataclasses.asdict(usage),
             hide_generation=generation.regenerates,
         )[-1]
@@ -166,7 +169,8 @@ class Turn:
                  generation.id, status, len(usages), rounds, usage.prompt_tokens, usage.prompt_tokens_reused,
                  usage.completion_tokens, (time.perf_counter() - started) * 1000)
         return TurnResult(generation.conversation_id, generation.id, generation.user_uid, answer.uid, completion.text,
-                          status, completion.finish_reason, usage, generation.fingerprint, left_out)
+                          status, completion.finish_reason, usage, generation.fingerprint, left_out,
+                          "\n\n".join(thoughts))
 
     def _left_out(self, conversation_id: str, first_uid: int) -> int:
         """`uncovered_before` for a resumed generation, read from the store."""

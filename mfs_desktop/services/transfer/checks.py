@@ -32,7 +32,10 @@ def checked_record(cls: type[Record], item: object, where: str, **given: Any) ->
         raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} is not an object."), where=where)
     names = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(item) - set(names))
-    missing = sorted(set(names) - set(item) - set(given))
+    # A field with a default may be absent: exports written before it existed leave it out.
+    required = {name for name, field in names.items()
+                if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING}
+    missing = sorted(required - set(item) - set(given))
     if unknown or missing:
         raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The export's {where} has unknown field {field!r}.")
                                   if unknown else QT_TRANSLATE_NOOP("", "The export's {where} has no field {field!r}."),

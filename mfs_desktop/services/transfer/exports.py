@@ -79,6 +79,8 @@ def export_markdown(database: Database, conversation_id: str, span: ExportRange 
         lines += [f"**{_message_heading(message)}**", ""]
         if message.tool_arguments:
             lines += ["```json", message.tool_arguments, "```", ""]
+        if message.thinking:  # collapsed where Markdown is rendered; the answer below is what was said
+            lines += ["<details><summary>Thinking</summary>", "", _fenced(message.thinking), "", "</details>", ""]
         lines += [_fenced(message.text) if message.role == "tool" else markdown_escaped(message.text), ""]
     return "\n".join(lines)
 
@@ -147,6 +149,9 @@ def export_html(database: Database, conversation_id: str, span: ExportRange = Ex
         body = html.escape(message.text)
         if message.tool_arguments:
             body = f"{html.escape(message.tool_arguments)}\n{body}"
+        if message.thinking:
+            thought = html.escape(message.thinking)
+            body = f'<details class="thinking"><summary>Thinking</summary>{thought}</details>{body}'
         parts.append(
             f'<div class="msg {html.escape(message.role)}" id="uid-{message.uid}">'
             f'<div class="meta">{html.escape(_message_heading(message))}</div>'
