@@ -165,7 +165,12 @@
         <translation>（已停止：回答不完整）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+10"/>
+        <source>thought first ({count:,} characters)</source>
+        <translation>先思考了（{count:,} 个字符）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Assistant · answering</source>
         <translation>助手 · 正在回答</translation>
     </message>
@@ -1669,7 +1674,17 @@
         <translation>已复制。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
+        <source>Thinking</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>What the model thought before it answered (kept apart: never sent again).</source>
+        <translation>模型在回答之前的思考（单独保存，不会再次发送）。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Code copied.</source>
         <translation>代码已复制。</translation>
     </message>
@@ -2225,7 +2240,7 @@ Import them?</source>
         <translation>{url} 发来的不是 GGUF 模型文件；已将其删除。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/embedded.py" line="+63"/>
+        <location filename="../mfs_desktop/runtime/embedded.py" line="+64"/>
         <source>llama.cpp could not load {path} ({reason}); choose another GGUF file.</source>
         <translation>llama.cpp 无法加载 {path}（{reason}）；请另选一个 GGUF 文件。</translation>
     </message>
@@ -2295,7 +2310,7 @@ Import them?</source>
         <translation>{path} 不是 GGUF 模型文件；请选择一个 .gguf 文件。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/openai_http.py" line="+37"/>
+        <location filename="../mfs_desktop/runtime/openai_http.py" line="+38"/>
         <source>The model endpoint sent malformed stream data.</source>
         <translation>模型端点发送了格式错误的流数据。</translation>
     </message>
@@ -2320,7 +2335,7 @@ Import them?</source>
         <translation>模型端点发送了格式错误的回答（{kind}）。</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+148"/>
         <source>The model endpoint refused the request: HTTP {code}.</source>
         <translation>模型端点拒绝了请求：状态码 {code}。</translation>
     </message>
@@ -2470,7 +2485,7 @@ Import them?</source>
         <translation>备用端点需要填写模型名称。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/transfer/exports.py" line="+207"/>
+        <location filename="../mfs_desktop/services/transfer/exports.py" line="+212"/>
         <location filename="../mfs_desktop/services/transfer/foreign.py" line="+31"/>
         <source>Cannot read {path}: {error}.</source>
         <translation>无法读取 {path}：{error}。</translation>
@@ -2536,7 +2551,7 @@ Import them?</source>
         <translation>导出文件中的 {where} 不是对象。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The export&apos;s {where} has unknown field {field!r}.</source>
         <translation>导出文件中的 {where} 含有未知字段 {field!r}。</translation>
     </message>

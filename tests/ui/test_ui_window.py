@@ -508,6 +508,23 @@ def test_copy_and_quote_links_in_the_stream(qtbot, session: Session) -> None:
     assert window.pending is not None and window.pending.quoted_uid == 2 and not window.pending_label.isHidden()
 
 
+def test_an_answers_thinking_is_one_link_away_and_never_in_the_answer(qtbot, session: Session) -> None:
+    """Issue 48: the stream shows the answer; the thinking stored apart opens collapsed from its link."""
+    from PySide6.QtWidgets import QMessageBox
+
+    conversation = session.transcript.create_conversation()
+    session.transcript.append(conversation.id, [MessageDraft("user", "what is 6×7?"),
+                                                MessageDraft("assistant", "It is 42.", thinking="Six sevens: 42.")])
+    window = _window(qtbot, session)
+    shown = window.view.toPlainText()
+    assert "Six sevens" not in shown and "thought first (15 characters)" in shown
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 1, "thinking:"))
+    qtbot.waitUntil(lambda: any(box.isVisible() for box in window.findChildren(QMessageBox)), timeout=5_000)
+    box = next(box for box in window.findChildren(QMessageBox) if box.isVisible())
+    assert box.detailedText() == "Six sevens: 42."
+    box.close()
+
+
 def test_writing_before_any_conversation_exists_starts_one(qtbot, session: Session) -> None:
     window = _window(qtbot, session)
     assert window.current_id is None and len(window.listed_ids()) == 0

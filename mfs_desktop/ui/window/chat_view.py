@@ -117,8 +117,11 @@ def message_row(message: Message, pinned: bool = False, speed: str = "") -> Row:
         plain += f"\n{speed}"
     links = ["copy"] + (["quote"] if message.role == "assistant" else []) \
         + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
-    meta += "".join(f' · <a href="{link}:{message.uid}">{html.escape(tr(LINK_LABEL[link]))}</a>' for link in links)
-    plain += "".join(f" · {tr(LINK_LABEL[link])}" for link in links)
+    labels = [(link, tr(LINK_LABEL[link])) for link in links]
+    if message.thinking:  # kept apart from the answer: one link away, collapsed until asked for
+        labels.append(("thinking", tr("thought first ({count:,} characters)").format(count=len(message.thinking))))
+    meta += "".join(f' · <a href="{link}:{message.uid}">{html.escape(label)}</a>' for link, label in labels)
+    plain += "".join(f" · {label}" for _, label in labels)
     body = shown(message.text)  # an override or escape is shown, never obeyed; copy takes the stored text
     if message.role == "assistant" and message.tool_name and not body.strip():
         body = f"→ `{message.tool_name}` {readable_arguments(message.tool_arguments)}"
