@@ -173,9 +173,10 @@ class OpenAICompatibleModel:
                     last_payload = payload
                 for choice in payload.get("choices") or ():
                     delta = choice.get("delta") or {}
-                    if _reasoning(delta):
+                    reasoning = _reasoning(delta)
+                    if reasoning:
                         first_token_at = first_token_at or time.perf_counter()
-                        splitter.add_thinking(_reasoning(delta))
+                        splitter.add_thinking(reasoning)
                     content = splitter.feed(str(delta.get("content") or ""))
                     if content:
                         first_token_at = first_token_at or time.perf_counter()

@@ -32,8 +32,7 @@ def chatgpt_messages(item: dict, counts: Counts) -> tuple[str, str, float, list[
         if isinstance(message, dict):
             _read_message(transcript, message, counts)
     messages = transcript.finish()
-    if created is None:  # an undated conversation is as old as its first dated message
-        created = min((m.created_at for m in messages), default=transcript.fallback_time)
+    created = transcript.created_at(created)
     title = str(item.get("title") or "")
     source = str(item.get("conversation_id") or item.get("id") or f"{created}-{title}")
     return clean(source, counts), clean(title, counts), created, messages

@@ -47,8 +47,7 @@ def claude_messages(item: dict, counts: Counts) -> tuple[str, str, float, list[I
         else:
             _read_assistant(transcript, message, stamp, counts, known)
     messages = transcript.finish()
-    if created is None:
-        created = min((m.created_at for m in messages), default=transcript.fallback_time)
+    created = transcript.created_at(created)
     title = str(item.get("name") or "")
     return clean(str(item.get("uuid") or created), counts), clean(title, counts), created, messages
 

@@ -202,6 +202,13 @@ class Transcript:
         self._flush_thinking()
         return self.messages
 
+    def created_at(self, stated: float | None) -> float:
+        """The conversation's time as the export states it; an undated conversation is as old as
+        its first dated message (after `finish`)."""
+        if stated is not None:
+            return stated
+        return min((m.created_at for m in self.messages), default=self.fallback_time)
+
     def _close_call(self) -> None:
         if self._open_call is not None:
             opened, self._open_call = self._open_call, None
