@@ -9,6 +9,7 @@
 - ledger.png: a LoCoMo conversation answered turn by turn (scripted answers), so the chart has
   every turn's payload;
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
+- thinking.png: a thinking model's answers, the thought collapsed above one and opened above the other;
 - settings.png and unlock-dialog.png.
 
 With `--language zh_CN` the interface is Chinese and every file gets a `-zh_CN` suffix
@@ -179,6 +180,33 @@ QUESTIONS = {
 }
 
 
+THOUGHTS = {
+    "en": ("How long does a 1.5 km walk take at 5 km/h?",
+           "<think>Distance 1.5 km, speed 5 km/h. Time = 1.5 / 5 = 0.3 h. 0.3 × 60 = 18 minutes. Check: in 18 "
+           "minutes at 5 km/h one covers 5 × 18/60 = 1.5 km. Right.</think>\n\nAbout **18 minutes** "
+           "(1.5 km ÷ 5 km/h = 0.3 h)."),
+    "zh_CN": ("以 5 公里/小时的速度走 1.5 公里要多久？",
+              "<think>距离 1.5 公里，速度 5 公里/小时。时间 = 1.5 / 5 = 0.3 小时，即 0.3 × 60 = 18 分钟。验算：18 分钟"
+              "走 5 × 18/60 = 1.5 公里。没错。</think>\n\n大约 **18 分钟**（1.5 公里 ÷ 5 公里/小时 = 0.3 小时）。"),
+}
+
+
+def grab_thinking(app: QApplication, window: MainWindow, session: Session, target: str, language: str) -> None:
+    """A thinking model's answer: the thought collapsed above one answer, opened above another."""
+    question, answer = THOUGHTS[language]
+    model = FakeModel([Step("text", answer, delay=0.03), Step("text", answer, delay=0.03)])
+    service = ChatService(session, model, provider="fake", use_tools=False)
+    conversation = session.transcript.create_conversation(question[:24]).id
+    service.send(conversation, question)
+    service.send(conversation, question)
+    service.close()
+    window.refresh_conversations(select=conversation)
+    wait_for(app, lambda: window.current_id == conversation)
+    window.view.toggle_thought(next(row.key for row in reversed(window.view.stream.rows) if row.thought))
+    settle(app, 0.8)
+    window.grab().save(target)
+
+
 def main() -> None:
     args = sys.argv[1:]
     language = "en"
@@ -253,6 +281,7 @@ def main() -> None:
         settings.close()
         grab_models_tab(app, window, session, png("models"), Path(scratch) / "home")
         grab_dark_code(app, window, session, png("dark-code"))
+        grab_thinking(app, window, session, png("thinking"), language)
         dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
         settle(app, 0.3)

@@ -85,7 +85,7 @@
         <translation>请提供新口令，或选择使用钥匙串。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/chat_view.py" line="+39"/>
+        <location filename="../mfs_desktop/ui/window/rows.py" line="+21"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -145,7 +145,7 @@
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+40"/>
         <source>{rate:.1f} tokens/s</source>
         <translation>{rate:.1f} token/秒</translation>
     </message>
@@ -155,7 +155,32 @@
         <translation>{rate} · 首个 token 用时 {seconds:.1f} 秒 · 提示 {prompt:,} token 中 {reused:,} 个来自缓存</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+3"/>
+        <source>{thinking:,} of {completion:,} tokens thinking</source>
+        <translation>{completion:,} 个词元中 {thinking:,} 个用于思考</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Thinking… {seconds:.0f} s</source>
+        <translation>思考中… {seconds:.0f} 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Thought for {seconds:.1f} s</source>
+        <translation>思考了 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Thought ({count:,} characters)</source>
+        <translation>思考过程（{count:,} 个字符）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cut at the thinking cap</source>
+        <translation>已在思考上限处截断</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
@@ -165,12 +190,7 @@
         <translation>（已停止：回答不完整）</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>thought first ({count:,} characters)</source>
-        <translation>先思考了（{count:,} 个字符）</translation>
-    </message>
-    <message>
-        <location line="+17"/>
+        <location line="+31"/>
         <source>Assistant · answering</source>
         <translation>助手 · 正在回答</translation>
     </message>
@@ -190,7 +210,7 @@
         <translation>输入消息…（Ctrl+Enter 发送，Enter 换行；拖入文本文件即可作为附件）</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+32"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+40"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
@@ -250,6 +270,36 @@
         <translation>可复现</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>as the model was made</source>
+        <translation>按模型默认</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the endpoint&apos;s default</source>
+        <translation>端点默认</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>Empty: the default — {prompt}</source>
         <translation>留空：使用默认提示词——{prompt}</translation>
@@ -273,6 +323,26 @@
         <location line="+2"/>
         <source>Recall</source>
         <translation>找回</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>For models that think before they answer (Qwen3, DeepSeek-R1, …). Off closes the thinking before it starts where the model&apos;s template allows it.</source>
+        <translation>适用于先思考再回答的模型（Qwen3、DeepSeek-R1 等）。“关”会在模型模板允许时，在思考开始前就将其关闭。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no cap</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Thinking cap (tokens)</source>
+        <translation>思考上限（词元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reasoning effort (endpoints)</source>
+        <translation>推理强度（端点）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -300,7 +370,7 @@
         <translation>默认</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+70"/>
         <source>Saved; the next reply re-reads the context.</source>
         <translation>已保存；下一次回复会重新读取上下文。</translation>
     </message>
@@ -404,12 +474,12 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/main_window.py" line="+88"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+89"/>
         <source>Encrypted database · {folder}</source>
         <translation>加密数据库 · {folder}</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <location line="+78"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
@@ -427,7 +497,7 @@
         <location filename="../mfs_desktop/ui/window/organize.py" line="+75"/>
         <location line="+6"/>
         <location filename="../mfs_desktop/ui/window/search_panel.py" line="+70"/>
-        <location filename="../mfs_desktop/ui/window/stream.py" line="+55"/>
+        <location filename="../mfs_desktop/ui/window/stream.py" line="+54"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
@@ -468,7 +538,7 @@
         <translation>附加文档：文本、PDF 或 Word（以加密快照保存）</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/generation.py" line="+97"/>
+        <location filename="../mfs_desktop/ui/window/generation.py" line="+117"/>
         <location filename="../mfs_desktop/ui/window/main_window.py" line="+2"/>
         <source>Send</source>
         <translation>发送</translation>
@@ -610,12 +680,22 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>On this machine</source>
         <translation>本机</translation>
     </message>
     <message>
+        <location line="-1"/>
+        <source>Thinks</source>
+        <translation>思考</translation>
+    </message>
+    <message>
         <location line="+0"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -765,7 +845,7 @@
         <translation>包含 GGUF 模型的文件夹</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Choose a model in the list, or type a repository and file, or a URL.</source>
         <translation>请在列表中选择模型，或输入仓库和文件名，或输入 URL。</translation>
     </message>
@@ -853,12 +933,13 @@
         <translation>仅最近几轮</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="-158"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+1"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+0"/>
         <source>exact</source>
         <translation>精确计数</translation>
     </message>
@@ -1669,22 +1750,17 @@
         <translation>要将这 {characters:,} 个字符作为文档粘贴吗？文档会保存为快照；压缩历史时，它不会被当作你的原话逐字引用。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>Copied.</source>
         <translation>已复制。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+38"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>What the model thought before it answered (kept apart: never sent again).</source>
-        <translation>模型在回答之前的思考（单独保存，不会再次发送）。</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location filename="../mfs_desktop/ui/window/composing.py" line="+16"/>
         <source>Code copied.</source>
         <translation>代码已复制。</translation>
     </message>
@@ -1729,7 +1805,7 @@
         <translation>已移到回收站，将保留 {days} 天（可通过“文件 → 回收站…”恢复）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/generation.py" line="-44"/>
+        <location filename="../mfs_desktop/ui/window/generation.py" line="-62"/>
         <source>The last turn has one answer; Regenerate makes another.</source>
         <translation>上一轮只有一条回答；使用“重新生成”可再生成一条。</translation>
     </message>
@@ -1749,7 +1825,7 @@
         <translation>显示哪条回答？</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -1759,7 +1835,7 @@
         <translation>正在回答…</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+45"/>
         <source>Last request {prompt:,} tokens · reused {reused:,} from the cache · prefill {prefill_ms:.0f} ms · {answer_tokens} tokens in {decode_ms:.0f} ms</source>
         <translation>上次请求 {prompt:,} token · 从缓存复用 {reused:,} · 预填充 {prefill_ms:.0f} ms · {decode_ms:.0f} ms 生成 {answer_tokens} token</translation>
     </message>
@@ -1777,6 +1853,11 @@
         <location line="+0"/>
         <source>Answer stored.</source>
         <translation>回答已保存。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The thinking reached its cap and was cut short (conversation settings: thinking cap).</source>
+        <translation>思考达到上限，已被截断（见会话设置：思考上限）。</translation>
     </message>
     <message>
         <location filename="../mfs_desktop/ui/window/organize.py" line="-100"/>
@@ -1989,12 +2070,12 @@ Import them?</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/stream.py" line="-33"/>
+        <location filename="../mfs_desktop/ui/window/stream.py" line="-32"/>
         <source>No conversation yet — start one with Ctrl+N or just write below</source>
         <translation>还没有对话——按 Ctrl+N 新建，或直接在下方输入</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+33"/>
         <source>{title}   ·   epoch {epoch}</source>
         <translation>{title}   ·   第 {epoch} 版</translation>
     </message>
@@ -2014,32 +2095,57 @@ Import them?</source>
         <translation>口令错误：数据库未打开，也没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/models/catalogue.py" line="+43"/>
+        <location filename="../mfs_desktop/services/models/catalogue.py" line="+76"/>
         <source>small and quick; Chinese and English</source>
         <translation>小而快；中文和英文</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>a good first choice on 8 GB of memory</source>
-        <translation>8 GB 内存的首选</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>much better answers; wants 16 GB</source>
-        <translation>回答好得多；需要 16 GB</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>English, German, French, Spanish, Italian, Portuguese, Hindi, Thai</source>
         <translation>英语、德语、法语、西班牙语、意大利语、葡萄牙语、印地语、泰语</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-9"/>
         <source>over 140 languages</source>
         <translation>支持 140 多种语言</translation>
     </message>
     <message>
+        <location line="-18"/>
+        <source>thinks, or answers at once; small and quick</source>
+        <translation>可思考，也可直接回答；小而快</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a good first thinking model on 8 GB of memory</source>
+        <translation>8 GB 内存上不错的第一个思考模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>much better answers and tool use; wants 16 GB</source>
+        <translation>回答和工具调用好得多；需要 16 GB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>always thinks first; mathematics and puzzles</source>
+        <translation>总是先思考；擅长数学和谜题</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>thinks or not; English, French, Spanish, German, Italian, Portuguese</source>
+        <translation>可思考或不思考；英语、法语、西班牙语、德语、意大利语、葡萄牙语</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>tiny and quick; many languages</source>
+        <translation>极小而快；多种语言</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>answers at once, no thinking; wants 16 GB</source>
+        <translation>直接回答，不思考；需要 16 GB</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>strong at reasoning for its size</source>
         <translation>同等规模中推理能力强</translation>
     </message>
@@ -2240,7 +2346,7 @@ Import them?</source>
         <translation>{url} 发来的不是 GGUF 模型文件；已将其删除。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/embedded.py" line="+64"/>
+        <location filename="../mfs_desktop/runtime/embedded.py" line="+73"/>
         <source>llama.cpp could not load {path} ({reason}); choose another GGUF file.</source>
         <translation>llama.cpp 无法加载 {path}（{reason}）；请另选一个 GGUF 文件。</translation>
     </message>
@@ -2250,7 +2356,7 @@ Import them?</source>
         <translation>{path} 不含聊天模板；请选择经过指令微调的 GGUF 模型。</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+164"/>
         <source>The prompt needs {count} tokens; the model window is {window}.</source>
         <translation>提示需要 {count} 个 token，而模型窗口只有 {window} 个。</translation>
     </message>
@@ -2310,12 +2416,12 @@ Import them?</source>
         <translation>{path} 不是 GGUF 模型文件；请选择一个 .gguf 文件。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/openai_http.py" line="+38"/>
+        <location filename="../mfs_desktop/runtime/openai_http.py" line="+57"/>
         <source>The model endpoint sent malformed stream data.</source>
         <translation>模型端点发送了格式错误的流数据。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+52"/>
         <source>The model endpoint failed mid-answer ({reason}).</source>
         <translation>模型端点在回答途中出错（{reason}）。</translation>
     </message>
@@ -2325,7 +2431,7 @@ Import them?</source>
         <translation>没有模型端点作出回应（{reason}）。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+49"/>
         <source>The model endpoint sent an answer over {limit:,} bytes.</source>
         <translation>模型端点发送的回答超过 {limit:,} 字节。</translation>
     </message>
@@ -2335,7 +2441,7 @@ Import them?</source>
         <translation>模型端点发送了格式错误的回答（{kind}）。</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+133"/>
         <source>The model endpoint refused the request: HTTP {code}.</source>
         <translation>模型端点拒绝了请求：状态码 {code}。</translation>
     </message>
@@ -2425,7 +2531,7 @@ Import them?</source>
         <translation>只能引用此对话中的助手消息。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/conversation/settings.py" line="+49"/>
+        <location filename="../mfs_desktop/services/conversation/settings.py" line="+61"/>
         <source>Unknown sampling setting {name!r}; the settings are {settings}.</source>
         <translation>未知的采样设置 {name!r}；可用的设置有：{settings}。</translation>
     </message>
@@ -2455,7 +2561,17 @@ Import them?</source>
         <translation>请为预设另取一个名称，不能使用 {names}。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+15"/>
+        <source>{name} must be one of {choices} (got {value!r}).</source>
+        <translation>{name} 必须是 {choices} 之一（收到 {value!r}）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The thinking cap must be between {low:,} and {high:,} tokens, or 0 for none (got {value}).</source>
+        <translation>思考上限必须在 {low:,} 到 {high:,} 个词元之间，或为 0 表示不设上限（收到 {value}）。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>No preset {preset!r}; the presets are {names}.</source>
         <translation>没有预设 {preset!r}；现有预设为：{names}。</translation>
     </message>
@@ -2891,7 +3007,7 @@ Import them?</source>
         <translation>对话 {id} 的当前视图中没有消息 {uid}。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/chat_template.py" line="+258"/>
+        <location filename="../mfs_desktop/runtime/chat_template.py" line="+260"/>
         <source>The chat template of {name} cannot be used: {reason}. Use a known family&apos;s template instead: mfs-desktop models use {path} --template {families} (or Settings › Models).</source>
         <translation>{name} 的对话模板无法使用：{reason}。请改用常见系列的模板：mfs-desktop models use {path} --template {families}（或在 设置 › 模型 中选择）。</translation>
     </message>

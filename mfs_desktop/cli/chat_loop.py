@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from mfs_desktop.errors import ConversationBusy
 from mfs_desktop.profile import ContextProfile
+from mfs_desktop.runtime.protocol import Sinks
 from mfs_desktop.services.conversation.chat import ChatService, TurnResult
 from mfs_desktop.services.conversation.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.conversation.owner import claimable, is_running, owner_pid
@@ -47,12 +48,22 @@ def _interruptible(work: Callable[[threading.Event], TurnResult]) -> TurnResult:
     return outcome["result"]  # type: ignore[return-value]
 
 
-def _printer(enabled: bool) -> Callable[[str], None]:
+def _printer(enabled: bool) -> Sinks:
+    """The answer to stdout as it streams; a thinking model's thought is not printed, only a
+    mark on stderr that it is thinking (the thought is kept apart: `chat --json` gives it)."""
+    thinking: list[bool] = []
+
     def show(piece: str) -> None:
         if enabled:  # an answer's escape sequences or bidi overrides are shown, never obeyed
             sys.stdout.write(shown(piece))
             sys.stdout.flush()
-    return show
+
+    def thought(_piece: str) -> None:
+        if enabled and not thinking:
+            thinking.append(True)
+            print("[thinking…]", file=sys.stderr, flush=True)
+
+    return Sinks(show, thought)
 
 
 def _report(result: TurnResult, as_json: bool) -> None:
@@ -73,7 +84,10 @@ def _report(result: TurnResult, as_json: bool) -> None:
     if result.status == "partial":
         sys.stdout.write(" [stopped: partial answer kept]")
     if result.thinking:  # kept apart, never printed into the answer
-        sys.stdout.write(f" [thought first: {len(result.thinking):,} characters, kept apart]")
+        sys.stdout.write(f" [thought first: {result.usage.thinking_tokens:,} tokens in "
+                         f"{result.usage.thinking_ms / 1000:.1f} s, kept apart]")
+    if result.usage.thinking_capped:
+        sys.stdout.write(" [the thinking reached its cap (configure --thinking-tokens) and was cut short]")
     sys.stdout.write("\n")
     sys.stdout.flush()
 

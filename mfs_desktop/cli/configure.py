@@ -15,7 +15,7 @@ OpenSession = Callable[[argparse.Namespace], Any]
 
 
 def cmd_configure(args: argparse.Namespace, open_session: OpenSession) -> int:
-    from mfs_desktop.services.conversation.settings import configure, presets, save_preset
+    from mfs_desktop.services.conversation.settings import ThinkingChoice, configure, presets, save_preset
 
     session = open_session(args)
     if args.list_presets:
@@ -29,7 +29,9 @@ def cmd_configure(args: argparse.Namespace, open_session: OpenSession) -> int:
     values = {name: getattr(args, name) for name in SAMPLING_FIELDS}
     settings, prompt_changed = configure(session, args.conversation, system_prompt=prompt, values=values,
                                          preset=args.preset, reset=args.reset,
-                                         recall=None if args.recall is None else args.recall == "on")
+                                         recall=None if args.recall is None else args.recall == "on",
+                                         thinking=ThinkingChoice(args.thinking, args.thinking_tokens,
+                                                                 args.reasoning_effort))
     if args.save_preset:
         save_preset(session, args.save_preset, settings.sampling_overrides())
     if args.json:
@@ -55,6 +57,12 @@ def add_configure_command(commands: Any, open_session: OpenSession) -> None:
     configure.add_argument("--reset", action="store_true", help="back to the defaults, then apply what is given")
     configure.add_argument("--recall", choices=("on", "off"),
                            help="bring back earlier messages a new message asks about (on by default)")
+    configure.add_argument("--thinking", choices=("on", "off", "default"),
+                           help="a thinking model thinks before it answers, answers at once, or as it was made to")
+    configure.add_argument("--thinking-tokens", type=int, metavar="N",
+                           help="stop the thinking after N tokens and answer (0: no cap)")
+    configure.add_argument("--reasoning-effort", choices=("low", "medium", "high", "default"),
+                           help="for endpoints that take it (OpenAI's, vLLM, llama.cpp server)")
     configure.add_argument("--list-presets", action="store_true")
     configure.add_argument("--json", action="store_true")
 

@@ -144,7 +144,9 @@ def cmd_models_catalogue(args: argparse.Namespace, _open_session: OpenSession) -
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
     for row in rows:
-        flags = ("中文 " if row["chinese"] else "") + ("fits" if row["fits"] else "too big for this machine")
+        marks = [mark for mark, on in (("中文", row["chinese"]), ("thinks", row["thinks"]), ("tools", row["tools"]))
+                 if on]
+        flags = " ".join([*marks, "fits" if row["fits"] else "too big for this machine"])
         print(f"{row['key']:<13} {row['title']:<24} {byte_size(row['size']):>8}  {flags}; {row['note']}\n"
               f"              mfs-desktop models download {row['repo']} {row['file']}")
     return 0

@@ -185,8 +185,9 @@ class ChatTemplate:
         self._template = self._guarded(lambda: self._environment.parsed(source))
         self.system_role = system_role if system_role is not None else self._takes_system_role()
 
-    def render(self, messages: Sequence[Mapping[str, str]]) -> str:
-        """The prompt for `messages`, opened for the assistant's answer."""
+    def render(self, messages: Sequence[Mapping[str, str]], *, enable_thinking: bool | None = None) -> str:
+        """The prompt for `messages`, opened for the assistant's answer; `enable_thinking` is the
+        name Qwen3's templates (and others after them) read, passed only when chosen."""
         wire = [dict(m) for m in messages]
         if not self.system_role and wire and wire[0]["role"] == "system":
             system = wire.pop(0)["content"]
@@ -196,14 +197,15 @@ class ChatTemplate:
                 wire.insert(0, {"role": "user", "content": system})
         limit = OUTPUT_FLOOR_CHARS + OUTPUT_PER_INPUT_CHAR * sum(len(m["content"]) for m in wire)
         self._environment.output_limit = limit
-        return self._guarded(lambda: self._joined(wire, limit))
+        chosen = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+        return self._guarded(lambda: self._joined(wire, limit, chosen))
 
-    def _joined(self, wire: list[dict[str, str]], limit: int) -> str:
+    def _joined(self, wire: list[dict[str, str]], limit: int, chosen: dict[str, bool]) -> str:
         pieces, size = [], 0
         # The names llama-cpp-python's formatter passes, so a template sees what it sees there.
         names = {"add_generation_prompt": True, "raise_exception": _raise_exception, "strftime_now": _strftime_now,
                  "tools": None, "tool_choice": None, "functions": None, "function_call": None}
-        for piece in self._template.generate(messages=wire, **names, **self._tokens):
+        for piece in self._template.generate(messages=wire, **names, **chosen, **self._tokens):
             size += len(piece)
             if size > limit:
                 raise _TooBig(f"more than {limit:,} characters of prompt")

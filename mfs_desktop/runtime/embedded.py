@@ -24,8 +24,17 @@ from mfs_desktop.runtime.chat_template import FAMILIES, ChatTemplate, TemplateFa
 from mfs_desktop.runtime.kv_cache import CacheSnapshot, model_identity
 from mfs_desktop.runtime.model_files import check_gguf
 from mfs_desktop.runtime.neutral import WORD_JOINER
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
-from mfs_desktop.runtime.thinking import ThinkingSplitter, opens_thinking
+from mfs_desktop.runtime.protocol import (
+    ChatMessage,
+    Completion,
+    SamplingSettings,
+    TextSink,
+    ToolSpec,
+    Usage,
+    thinking_sink,
+)
+from mfs_desktop.runtime.thinking import ThinkingSplitter, opens_thinking, without_opened_thinking
+from mfs_desktop.runtime.tool_calls import ToolCallWatcher, call_grammar, message_content, tool_instructions
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 
@@ -90,19 +99,23 @@ class EmbeddedModel:
     def _should_abort(self, _data: ctypes.c_void_p) -> bool:
         return self._cancel is not None and self._cancel.is_set()
 
-    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
+    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = (),
+               thinking: str | None = None) -> str:
         """The prompt the template makes. The prompt is tokenized with special tokens parsed (the
-        template's own structure is made of them), so no message may spell one."""
-        wire: list[Any] = [{"role": m.role, "content": self._without_control(_content(m))} for m in messages]
+        template's own structure is made of them), so no message may spell one. `thinking` "on" /
+        "off" is passed as `enable_thinking` (Qwen3's switch; other templates ignore it), and "off"
+        also closes a thinking the template opened by itself."""
+        wire: list[Any] = [{"role": m.role, "content": self._without_control(message_content(m))} for m in messages]
         if tools:
             if wire and wire[0]["role"] == "system":
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
             else:
                 wire.insert(0, {"role": "system", "content": tool_instructions(tools)})
         try:
-            return self._template.render(wire)
+            prompt = self._template.render(wire, enable_thinking=None if thinking is None else thinking == "on")
         except TemplateFailed as reason:
             raise template_unusable(self._path, self._template.source, str(reason)) from None
+        return without_opened_thinking(prompt) if thinking == "off" else prompt
 
     def _without_control(self, text: str) -> str:
         """`text` with any of this vocabulary's special tokens it spells broken by a WORD JOINER
@@ -128,8 +141,9 @@ class EmbeddedModel:
     def _tokenize(self, text: str, *, first: bool) -> list[int]:
         return self._llama.tokenize(text.encode("utf-8"), add_bos=first, special=True)
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]:
-        text = self.render(messages, tools)
+    def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = (),
+                      thinking: str | None = None) -> list[int]:
+        text = self.render(messages, tools, thinking)
         if self._cached_tokens and text.startswith(self._cached_text):
             return self._cached_tokens + self._tokenize(text[len(self._cached_text):], first=False)
         return self._tokenize(text, first=True)
@@ -224,54 +238,67 @@ class EmbeddedModel:
         self, messages: Sequence[ChatMessage], settings: SamplingSettings, on_text: TextSink, cancel: threading.Event,
         tools: Sequence[ToolSpec] = (), tool_choice: str = "auto", json_schema: dict | None = None,
     ) -> Completion:
-        """As the protocol says; with `json_schema` the answer is grammar-constrained to it."""
-        prompt_text = self.render(messages, tools)
-        tokens = self.prompt_tokens(messages, tools)
+        """As the protocol says; with `json_schema` the answer is grammar-constrained to it. A
+        thinking cap closes the thinking in the model's own words and lets it answer."""
+        prompt_text = self.render(messages, tools, settings.thinking)
+        tokens = self.prompt_tokens(messages, tools, settings.thinking)
         if len(tokens) + 1 >= self.window:
             raise NotFound.worded(QT_TRANSLATE_NOOP("", "The prompt needs {count} tokens; the model window is "
                                                         "{window}."), count=len(tokens), window=self.window)
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
-        watcher = _ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
+        watcher = ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
         # Thinking is told apart before the watcher sees the text; grammar-bound output has none.
         splitter = None if forced or json_schema is not None else ThinkingSplitter(
-            thinking_first=opens_thinking(prompt_text))
+            thinking_first=opens_thinking(prompt_text), on_thinking=thinking_sink(on_text))
         grammar: llama_cpp.LlamaGrammar | None
         if json_schema is not None:
             grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(json_schema), verbose=False)
         else:
-            grammar = _call_grammar(named or tools) if forced else None
+            grammar = call_grammar(named or tools) if forced else None
         context = self._llama._ctx.ctx
         llama_cpp.llama_perf_context_reset(context)
         self._llama.set_seed(settings.seed)
         self._cancel = cancel
         decoder = codecs.getincrementaldecoder("utf-8")("ignore")
-        finish = "length"
-        sampled = 0
+        cap = settings.thinking_tokens if splitter is not None else None
+        finish, capped, feeding = "length", False, tokens
+        sampled: list[int] = []
+        prompt_evaluated: int | None = None  # before the cap re-reads the close of the thinking
         try:
-            for token in self._llama.generate(
-                tokens, temp=settings.temperature, top_p=settings.top_p, reset=True,
-                grammar=grammar, top_k=_or(settings.top_k, 40), min_p=_or(settings.min_p, 0.05),
-                repeat_penalty=_or(settings.repeat_penalty, 1.0),  # llama-cpp-python's own defaults
-            ):
-                if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
-                    finish = "stop"
-                    break
-                sampled += 1
-                piece = decoder.decode(self._llama.detokenize([token], special=False))
-                if piece and splitter is not None:
-                    piece = splitter.feed(piece)
-                if piece and (forced or watcher.feed(piece)):
-                    if forced:
-                        watcher.captured.append(piece)
-                    else:
+            while True:  # once, or twice when the thinking reaches its cap
+                cut = False
+                for token in self._llama.generate(
+                    feeding, temp=settings.temperature, top_p=settings.top_p, reset=True,
+                    grammar=grammar, top_k=_or(settings.top_k, 40), min_p=_or(settings.min_p, 0.05),
+                    repeat_penalty=_or(settings.repeat_penalty, 1.0),  # llama-cpp-python's own defaults
+                ):
+                    if llama_cpp.llama_vocab_is_eog(self._llama._model.vocab, token):
                         finish = "stop"
                         break
-                if cancel.is_set():
-                    finish = "cancelled"
+                    sampled.append(token)
+                    piece = decoder.decode(self._llama.detokenize([token], special=False))
+                    if piece and splitter is not None:
+                        piece = splitter.feed(piece)
+                    if piece and (forced or watcher.feed(piece)):
+                        if forced:
+                            watcher.captured.append(piece)
+                        else:
+                            finish = "stop"
+                            break
+                    if cancel.is_set():
+                        finish = "cancelled"
+                        break
+                    if len(sampled) >= settings.max_tokens or len(feeding) + len(sampled) + 1 >= self.window:
+                        break
+                    if cap and splitter is not None and splitter.thinking_now and splitter.thinking_pieces >= cap:
+                        cut = True
+                        break
+                if not cut or splitter is None:
                     break
-                if sampled >= settings.max_tokens or len(tokens) + sampled + 1 >= self.window:
-                    break
+                capped, prompt_evaluated = True, int(llama_cpp.llama_perf_context(context).n_p_eval)
+                decoder.reset()  # a character cut by the cap is dropped with the rest of the thought
+                feeding = tokens + sampled + self._tokenize(splitter.close_thinking(), first=False)
         except RuntimeError:
             if not cancel.is_set():
                 raise
@@ -285,13 +312,15 @@ class EmbeddedModel:
         text, call = watcher.result(forced)
         if call is not None and finish != "cancelled":
             finish = "tool_call"
-        evaluated_prompt = min(len(tokens), int(perf.n_p_eval))
+        evaluated_prompt = min(len(tokens), int(perf.n_p_eval) if prompt_evaluated is None else prompt_evaluated)
         self._remember(prompt_text, tokens)
         usage = Usage(prompt_tokens=len(tokens), prompt_tokens_reused=len(tokens) - evaluated_prompt,
-                      prompt_tokens_evaluated=evaluated_prompt, completion_tokens=sampled,
+                      prompt_tokens_evaluated=evaluated_prompt, completion_tokens=len(sampled),
                       prefill_ms=round(float(perf.t_p_eval_ms), 3), decode_ms=round(float(perf.t_eval_ms), 3))
-        return Completion(text=text, finish_reason=finish, usage=usage, tool_call=call,
-                          thinking=splitter.result.thinking if splitter is not None else "")
+        if splitter is None:
+            return Completion(text=text, finish_reason=finish, usage=usage, tool_call=call)
+        return Completion(text=text, finish_reason=finish, usage=splitter.usage_of(usage, capped=capped),
+                          tool_call=call, thinking=splitter.result.thinking)
 
     def _remember(self, prompt_text: str, prompt_ids: list[int]) -> None:
         """Keep the exact ids now in the KV cache and the text they stand for."""
@@ -305,90 +334,3 @@ class EmbeddedModel:
             return
         self._cached_text = prompt_text + answer_text
         self._cached_tokens = in_cache
-
-
-CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
-
-
-def tool_instructions(tools: Sequence[ToolSpec]) -> str:
-    """The template-independent way to offer tools to a GGUF: described in the system prompt,
-    called with one tagged JSON object. Constant for a given tool set, so the prefix stays."""
-    lines = ["You can call tools. To call one, answer with exactly one line and nothing else:",
-             f'{CALL_OPEN}{{"name": "<tool name>", "arguments": {{...}}}}{CALL_CLOSE}', "Tools:"]
-    for tool in tools:
-        lines.append(f"- {tool.name}: {tool.description} Arguments: {json.dumps(tool.parameters, sort_keys=True)}")
-    return "\n".join(lines)
-
-
-def _content(message: ChatMessage) -> str:
-    if message.tool_call is None:
-        return message.content
-    call = message.tool_call
-    try:
-        arguments = json.loads(call.arguments)
-    except ValueError:
-        arguments = call.arguments
-    return CALL_OPEN + json.dumps({"name": call.name, "arguments": arguments}, ensure_ascii=False) + CALL_CLOSE
-
-
-def _call_grammar(tools: Sequence[ToolSpec]) -> llama_cpp.LlamaGrammar:
-    """Constrain the answer to one call of one of `tools`, arguments per that tool's schema."""
-    schema = {"oneOf": [
-        {"type": "object", "properties": {"name": {"const": tool.name}, "arguments": tool.parameters},
-         "required": ["name", "arguments"], "additionalProperties": False}
-        for tool in tools]}
-    return llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-
-
-class _ToolCallWatcher:
-    """Streams text through, unless the answer opens with the call tag: then it is held back."""
-
-    def __init__(self, on_text: TextSink, *, enabled: bool) -> None:
-        self._on_text = on_text
-        self._enabled = enabled
-        self._held: list[str] = []
-        self.captured: list[str] = []
-        self._streaming = not enabled
-        self._shown: list[str] = []
-
-    def feed(self, piece: str) -> bool:
-        """Pass a piece on; True once a complete tagged call has been captured."""
-        if not piece:
-            return False
-        if self._streaming:
-            self._show(piece)
-            return False
-        if self.captured:
-            self.captured.append(piece)
-            return CALL_CLOSE in "".join(self.captured)
-        self._held.append(piece)
-        held = "".join(self._held).lstrip()
-        if held.startswith(CALL_OPEN):
-            self.captured, self._held = [held], []
-            return CALL_CLOSE in held
-        if not CALL_OPEN.startswith(held):
-            waiting, self._held = "".join(self._held), []
-            self._streaming = True
-            self._show(waiting)
-        return False
-
-    def _show(self, text: str) -> None:
-        self._shown.append(text)
-        self._on_text(text)
-
-    def result(self, forced: bool) -> tuple[str, ToolCall | None]:
-        if self._held:  # the answer ended while it still looked like the start of a tag
-            self._show("".join(self._held))
-        if not self.captured:
-            return "".join(self._shown), None
-        body = "".join(self.captured).strip()
-        if not forced:
-            body = body[len(CALL_OPEN):].split(CALL_CLOSE, 1)[0]
-        try:
-            parsed = json.loads(body)
-            name = str(parsed.get("name", "")) if isinstance(parsed, dict) else ""
-            arguments = parsed.get("arguments", {}) if isinstance(parsed, dict) else body
-            text_arguments = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-        except ValueError:  # garbage from the model: the tool runner turns it into a tool error
-            name, text_arguments = "", body
-        return "", ToolCall(name, text_arguments, "")

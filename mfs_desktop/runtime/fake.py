@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_tokens
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.runtime.protocol import (
+    ChatMessage,
+    Completion,
+    SamplingSettings,
+    TextSink,
+    ToolCall,
+    ToolSpec,
+    Usage,
+    thinking_sink,
+)
 from mfs_desktop.runtime.thinking import ThinkingSplitter
 
 
@@ -50,6 +59,7 @@ class FakeModel:
         self.window = window
         self._script = deque(script)
         self.calls: list[tuple[ChatMessage, ...]] = []
+        self.settings_seen: list[SamplingSettings] = []  # what each call was asked with
 
     @classmethod
     def from_environment(cls) -> FakeModel:
@@ -64,6 +74,7 @@ class FakeModel:
         tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
         self.calls.append(tuple(messages))
+        self.settings_seen.append(settings)
         step = self._script.popleft() if self._script else Step("text", default_answer(messages))
         prompt = self.count_tokens(messages, tools)
         if self.remote_token_scale:
@@ -85,12 +96,20 @@ class FakeModel:
             return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), call)
         pieces = (step.text or default_answer(messages)).split(" ")
         limit = len(pieces) // 2 if step.kind == "truncate" else len(pieces)
-        splitter = ThinkingSplitter()  # a scripted "<think>…</think>answer" streams as a thinking model's
-        finish, sampled = ("length" if step.kind == "truncate" else "stop"), limit
+        # a scripted "<think>…</think>answer" streams as a thinking model's, one word a token
+        splitter = ThinkingSplitter(on_thinking=thinking_sink(on_text))
+        finish, sampled, capped = ("length" if step.kind == "truncate" else "stop"), limit, False
         for index, word in enumerate(pieces[:limit]):
             if cancel.is_set():
                 finish, sampled = "cancelled", index
                 break
+            if splitter.thinking_now and settings.thinking_tokens and splitter.thinking_pieces >= \
+                    settings.thinking_tokens:  # as the embedded model: the rest of the thought is dropped
+                if "</think>" not in word:
+                    continue
+                capped = True
+                splitter.close_thinking()
+                word = word.split("</think>", 1)[1]
             shown = splitter.feed(word if index == 0 else " " + word)
             if shown:
                 on_text(shown)
@@ -99,8 +118,9 @@ class FakeModel:
         tail = splitter.close()
         if tail:
             on_text(tail)
-        return self._finish(splitter.result.answer, finish, prompt, sampled, splitter.result.thinking)
+        usage = splitter.usage_of(Usage(prompt, 0, prompt, sampled, 0.0, 0.0), capped=capped)
+        return Completion(splitter.result.answer, finish, usage, thinking=splitter.result.thinking)
 
     @staticmethod
-    def _finish(text: str, finish: str, prompt: int, completion: int, thinking: str = "") -> Completion:
-        return Completion(text, finish, Usage(prompt, 0, prompt, completion, 0.0, 0.0), thinking=thinking)
+    def _finish(text: str, finish: str, prompt: int, completion: int) -> Completion:
+        return Completion(text, finish, Usage(prompt, 0, prompt, completion, 0.0, 0.0))

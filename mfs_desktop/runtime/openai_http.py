@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import httpx
@@ -25,7 +26,25 @@ from httpx_sse import EventSource, SSEError, connect_sse
 from mfs_desktop.runtime.endpoint_switch import MAX_REST, Endpoint, EndpointSwitch
 from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
-from mfs_desktop.runtime.protocol import ChatMessage, Completion, SamplingSettings, TextSink, ToolCall, ToolSpec, Usage
+from mfs_desktop.runtime.openai_wire import (
+    add_tool_delta,
+    finish_of,
+    first_call,
+    reasoning_of,
+    reasoning_tokens,
+    tool_call_of,
+    usage_from,
+    wire_message,
+)
+from mfs_desktop.runtime.protocol import (
+    ChatMessage,
+    Completion,
+    SamplingSettings,
+    Sinks,
+    TextSink,
+    ToolSpec,
+    thinking_sink,
+)
 from mfs_desktop.runtime.thinking import ThinkingSplitter, split_thinking
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
@@ -68,9 +87,15 @@ class OpenAICompatibleModel:
     ) -> Completion:
         streamed: list[str] = []
 
-        def sink(piece: str) -> None:
+        def shown(piece: str) -> None:
             streamed.append(piece)
             on_text(piece)
+
+        def thought(piece: str) -> None:  # thinking the user saw is not replayed elsewhere either
+            streamed.append(piece)
+            thinking_sink(on_text)(piece)
+
+        sink = Sinks(shown, thought)
 
         last_error = "no endpoint configured"
         for which, endpoint in self.switch.candidates():
@@ -96,7 +121,7 @@ class OpenAICompatibleModel:
     ) -> Completion:
         body: dict = {
             "model": endpoint.model,
-            "messages": [_wire_message(m) for m in messages],
+            "messages": [wire_message(m) for m in messages],
             "max_tokens": settings.max_tokens,
             "temperature": settings.temperature,
             "top_p": settings.top_p,
@@ -104,6 +129,10 @@ class OpenAICompatibleModel:
             "stream": self.stream,
             **settings.chosen_extras(),
         }
+        if settings.thinking is not None:  # llama.cpp server and vLLM hand it to the template
+            body["chat_template_kwargs"] = {"enable_thinking": settings.thinking == "on"}
+        if settings.reasoning_effort is not None:
+            body["reasoning_effort"] = settings.reasoning_effort
         if self.stream:
             body["stream_options"] = {"include_usage": True}
         if tools:
@@ -122,7 +151,7 @@ class OpenAICompatibleModel:
                 with connect_sse(client, "POST", url, json=body, headers=headers) as source:
                     _refuse_status(source.response)
                     with _unblocked_on_cancel(source.response, cancel):
-                        return self._read_stream(source, messages, sink, cancel, started)
+                        return self._read_stream(source, messages, sink, cancel, started, settings.thinking_tokens)
         except httpx.TransportError as exc:  # before any text: the stream reader keeps what arrived
             raise _Switchable(_reason(exc)) from None
 
@@ -142,19 +171,23 @@ class OpenAICompatibleModel:
             raise ProviderError.worded(QT_TRANSLATE_NOOP("", "The model endpoint sent a malformed answer ({kind})."),
                                        kind=type(exc).__name__) from None
         split = split_thinking(str(message.get("content") or ""))
-        text, thinking = split.answer, _reasoning(message) + split.thinking
+        text, thinking = split.answer, reasoning_of(message) + split.thinking
         if text:
             sink(text)
         elapsed = (time.perf_counter() - started) * 1000
-        usage, reported = self._usage(payload, messages, text, elapsed, 0.0)
-        return Completion(text, _finish(choice.get("finish_reason"), message), usage, _tool_call(message), reported,
+        usage, reported = usage_from(payload, messages, text, elapsed, 0.0)
+        counted = reasoning_tokens(payload)
+        usage = replace(usage, thinking_tokens=estimate_text_tokens(thinking) if counted is None else counted)
+        return Completion(text, finish_of(choice.get("finish_reason"), message), usage, tool_call_of(message), reported,
                           thinking.strip())
 
     def _read_stream(self, source: EventSource, messages, sink: TextSink, cancel: threading.Event,
-                     started: float) -> Completion:
+                     started: float, cap: int | None) -> Completion:
         """Text that reached the user is kept whatever ends the stream: an error event or a
         broken connection after it gives finish "interrupted" (stored partial, retryable),
-        never a completed answer; before it, the failure moves to the fallback."""
+        never a completed answer; before it, the failure moves to the fallback. An endpoint
+        cannot be told to stop thinking mid-stream: at `cap` thinking tokens the stream is
+        closed (finish "length", no answer) and the notice says so."""
         pieces: list[str] = []
         finish = "stop"
         last_payload: dict = {}
@@ -163,7 +196,9 @@ class OpenAICompatibleModel:
         size = 0
         server_finished = False
         ended_cleanly: list[bool] = []
-        splitter = ThinkingSplitter()  # thinking comes as reasoning deltas, or as tags inside the content
+        # thinking comes as reasoning deltas, or as tags inside the content
+        splitter = ThinkingSplitter(on_thinking=thinking_sink(sink))
+        capped = False
         try:
             for payload, event_size in _stream_payloads(source, ended_cleanly):
                 if cancel.is_set():
@@ -173,7 +208,7 @@ class OpenAICompatibleModel:
                     last_payload = payload
                 for choice in payload.get("choices") or ():
                     delta = choice.get("delta") or {}
-                    reasoning = _reasoning(delta)
+                    reasoning = reasoning_of(delta)
                     if reasoning:
                         first_token_at = first_token_at or time.perf_counter()
                         splitter.add_thinking(reasoning)
@@ -183,10 +218,14 @@ class OpenAICompatibleModel:
                         pieces.append(content)
                         sink(content)
                     for call in delta.get("tool_calls") or ():
-                        _add_tool_delta(calls, call)
+                        add_tool_delta(calls, call)
                     if choice.get("finish_reason"):
                         finish = choice["finish_reason"]
                         server_finished = True
+                    capped = cap is not None and 0 < cap <= splitter.thinking_pieces and not pieces and not calls
+                if capped and not server_finished:
+                    finish = "length"
+                    break
                 size += event_size
                 if size > MAX_ANSWER_BYTES:
                     finish = "length"
@@ -218,7 +257,7 @@ class OpenAICompatibleModel:
                 raise _Switchable("stream closed before any answer")
             finish = "interrupted"
         text = "".join(pieces)
-        call = _first_call(calls) if finish != "interrupted" else None
+        call = first_call(calls) if finish != "interrupted" else None
         if call is not None and finish != "cancelled":
             finish = "tool_call"
         elif finish not in ("stop", "length", "cancelled", "interrupted"):
@@ -226,35 +265,9 @@ class OpenAICompatibleModel:
         ended = time.perf_counter()
         prefill_ms = ((first_token_at or ended) - started) * 1000
         decode_ms = (ended - (first_token_at or ended)) * 1000
-        usage, reported = self._usage(last_payload, messages, text, prefill_ms, decode_ms)
+        usage, reported = usage_from(last_payload, messages, text, prefill_ms, decode_ms)
+        usage = splitter.usage_of(usage, capped=capped, tokens=reasoning_tokens(last_payload))
         return Completion(text, finish, usage, call, reported, splitter.result.thinking)
-
-    def _usage(
-        self, payload: dict, messages: Sequence[ChatMessage], text: str, prefill_ms: float, decode_ms: float,
-    ) -> tuple[Usage, bool]:
-        """The endpoint's own figures where it sends them (usage; llama.cpp's timings), else
-        estimates; the flag says whether the prompt count is the endpoint's own."""
-        usage = payload.get("usage") or {}
-        timings = payload.get("timings") or {}
-        reported = int(usage.get("prompt_tokens") or timings.get("prompt_n", 0) + timings.get("cache_n", 0))
-        prompt = reported or estimate_tokens(messages)
-        completion = int(usage.get("completion_tokens") or timings.get("predicted_n")
-                         or estimate_text_tokens(text))
-        reused = int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or timings.get("cache_n") or 0)
-        return Usage(prompt, reused, prompt - reused, completion,
-                     round(float(timings.get("prompt_ms", prefill_ms)), 3),
-                     round(float(timings.get("predicted_ms", decode_ms)), 3)), reported > 0
-
-
-def _wire_message(message: ChatMessage) -> dict:
-    if message.tool_call is not None:
-        call = message.tool_call
-        return {"role": "assistant", "content": message.content or None,
-                "tool_calls": [{"id": call.call_id, "type": "function",
-                                "function": {"name": call.name, "arguments": call.arguments}}]}
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    return {"role": message.role, "content": message.content}
 
 
 @contextmanager
@@ -351,47 +364,8 @@ def _stream_payloads(source: EventSource, ended_cleanly: list[bool]) -> Iterator
         raise ProviderError(QT_TRANSLATE_NOOP("", "The model endpoint did not answer with an event stream.")) from None
 
 
-def _reasoning(delta: dict) -> str:
-    """Thinking an endpoint parsed itself: llama.cpp server and vLLM send `reasoning_content`,
-    Ollama and OpenRouter `reasoning`."""
-    value = delta.get("reasoning_content") or delta.get("reasoning")
-    return value if isinstance(value, str) else ""
-
-
 def _error_message(payload: dict) -> str:
     error = payload.get("error", payload)
     message = error.get("message") if isinstance(error, dict) else error
     return str(message or "unspecified")[:200]
 
-
-def _add_tool_delta(calls: dict[int, dict[str, str]], delta: dict) -> None:
-    """Deltas of several calls arrive interleaved; `index` says which call each belongs to."""
-    index = delta.get("index", 0)
-    part = calls.setdefault(index if isinstance(index, int) else 0, {"id": "", "name": "", "arguments": ""})
-    function = delta.get("function") or {}
-    part["id"] = delta.get("id") or part["id"]
-    part["name"] = function.get("name") or part["name"]
-    part["arguments"] += function.get("arguments") or ""
-
-
-def _first_call(calls: dict[int, dict[str, str]]) -> ToolCall | None:
-    """One call per round (the protocol's): the lowest index; the model, shown its result, may
-    ask for the others again."""
-    named = [calls[i] for i in sorted(calls) if calls[i]["name"]]
-    if len(named) > 1:
-        log.info("endpoint asked for %d tool calls in one answer; running the first", len(named))
-    return ToolCall(named[0]["name"], named[0]["arguments"], named[0]["id"]) if named else None
-
-
-def _finish(reason: str | None, message: dict) -> str:
-    if message.get("tool_calls"):
-        return "tool_call"
-    return reason if reason in ("stop", "length") else "stop"
-
-
-def _tool_call(message: dict) -> ToolCall | None:
-    calls = message.get("tool_calls") or []
-    if not calls:
-        return None
-    function = calls[0].get("function") or {}
-    return ToolCall(function.get("name", ""), function.get("arguments", "") or "", calls[0].get("id", ""))

@@ -19,6 +19,12 @@ class SamplingSettings:
     top_k: int | None = None
     min_p: float | None = None
     repeat_penalty: float | None = None
+    # Thinking models: "on" / "off" where the template or endpoint takes it, None the model's own
+    # default; a cap on the tokens spent thinking (None: only max_tokens); an endpoint's
+    # reasoning_effort ("low" / "medium" / "high"), sent only when chosen.
+    thinking: str | None = None
+    thinking_tokens: int | None = None
+    reasoning_effort: str | None = None
 
     def chosen_extras(self) -> dict[str, float | int]:
         return {name: value for name, value in
@@ -36,6 +42,9 @@ class Usage:
     completion_tokens: int
     prefill_ms: float
     decode_ms: float
+    thinking_tokens: int = 0  # of completion_tokens, those spent thinking
+    thinking_ms: float = 0.0  # from the first thought to the answer's first word
+    thinking_capped: int = 0  # calls whose thinking reached SamplingSettings.thinking_tokens
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,27 @@ class Completion:
 
 
 TextSink = Callable[[str], None]
+
+
+def _ignore(_piece: str) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Sinks:
+    """An answer's text sink that also takes the thinking before it, live: pass it wherever a
+    TextSink goes; a plain TextSink gets the answer only."""
+
+    text: TextSink
+    thinking: TextSink = _ignore
+
+    def __call__(self, piece: str) -> None:
+        self.text(piece)
+
+
+def thinking_sink(on_text: TextSink) -> TextSink:
+    """Where the thinking of an answer streaming into `on_text` goes (nowhere for a plain sink)."""
+    return on_text.thinking if isinstance(on_text, Sinks) else _ignore
 
 
 class ChatModel(Protocol):

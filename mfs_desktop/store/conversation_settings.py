@@ -13,6 +13,7 @@ from mfs_desktop.store.ledger import LedgerEvent, LedgerOutcome, record_in_trans
 from mfs_desktop.store.transcript import _require_live
 
 SAMPLING_FIELDS = ("temperature", "top_p", "top_k", "min_p", "repeat_penalty", "max_tokens", "seed")
+THINKING_FIELDS = ("thinking", "thinking_tokens", "reasoning_effort")  # issue 48: not part of presets
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,15 @@ class ConversationSettings:
     seed: int | None = None
     preset: str | None = None  # the preset these values came from, shown beside them
     recall: bool | None = None  # None: on (the default); False: answered without recall (issue 45)
+    thinking: str | None = None  # "on" / "off"; None: the model's own default
+    thinking_tokens: int | None = None  # a cap on the tokens an answer spends thinking
+    reasoning_effort: str | None = None  # "low" / "medium" / "high", for endpoints that take it
 
     def sampling_overrides(self) -> dict[str, float | int]:
         return {name: getattr(self, name) for name in SAMPLING_FIELDS if getattr(self, name) is not None}
+
+    def thinking_overrides(self) -> dict[str, str | int]:
+        return {name: getattr(self, name) for name in THINKING_FIELDS if getattr(self, name) is not None}
 
 
 _COLUMNS = ", ".join(field.name for field in fields(ConversationSettings))

@@ -146,10 +146,11 @@ class GenerationStore:
             messages = append_in_transaction(connection, generation.conversation_id, drafts)
             connection.execute(
                 "UPDATE generations SET status = ?, finish_reason = ?, prompt_tokens = ?, prompt_tokens_reused = ?, "
-                "prompt_tokens_evaluated = ?, completion_tokens = ?, prefill_ms = ?, decode_ms = ?, finished_at = ? "
-                "WHERE id = ?",
+                "prompt_tokens_evaluated = ?, completion_tokens = ?, prefill_ms = ?, decode_ms = ?, "
+                "thinking_tokens = ?, thinking_ms = ?, thinking_capped = ?, finished_at = ? WHERE id = ?",
                 (status, finish_reason, usage["prompt_tokens"], usage["prompt_tokens_reused"],
                  usage["prompt_tokens_evaluated"], usage["completion_tokens"], usage["prefill_ms"], usage["decode_ms"],
+                 usage.get("thinking_tokens", 0), usage.get("thinking_ms", 0.0), usage.get("thinking_capped", 0),
                  time.time(), generation.id),
             )
             return messages
@@ -226,10 +227,25 @@ def answer_alternatives(database: Database, conversation_id: str) -> list[tuple[
     return [(generation_id, text or "", bool(shown)) for generation_id, text, shown in rows]
 
 
-def answer_speeds(database: Database, conversation_id: str) -> dict[str, tuple[int, int, int, float, float]]:
-    """Per finished generation: prompt tokens, of them reused from the cache, completion tokens,
-    prefill ms and decode ms, as the model reported them."""
+@dataclass(frozen=True)
+class AnswerSpeed:
+    """One finished generation's figures as the model reported them."""
+
+    prompt_tokens: int
+    reused: int
+    completion_tokens: int
+    prefill_ms: float
+    decode_ms: float
+    thinking_tokens: int = 0  # of completion_tokens
+    thinking_ms: float = 0.0
+    thinking_capped: bool = False
+
+
+def answer_speeds(database: Database, conversation_id: str) -> dict[str, AnswerSpeed]:
+    """Per finished generation, by its id."""
     rows = database.connection().execute(
-        "SELECT id, prompt_tokens, prompt_tokens_reused, completion_tokens, prefill_ms, decode_ms FROM generations "
+        "SELECT id, prompt_tokens, prompt_tokens_reused, completion_tokens, prefill_ms, decode_ms, thinking_tokens, "
+        "thinking_ms, thinking_capped FROM generations "
         "WHERE conversation_id = ? AND completion_tokens IS NOT NULL AND decode_ms IS NOT NULL", (conversation_id,))
-    return {row[0]: (row[1] or 0, row[2] or 0, row[3], row[4] or 0.0, row[5]) for row in rows}
+    return {row[0]: AnswerSpeed(row[1] or 0, row[2] or 0, row[3], row[4] or 0.0, row[5], row[6] or 0, row[7] or 0.0,
+                                bool(row[8])) for row in rows}

@@ -140,7 +140,7 @@ def test_grammar_constrained_tool_call_with_real_model(model: EmbeddedModel) -> 
 
 
 def test_tagged_tool_call_is_held_back_and_text_streams() -> None:
-    from mfs_desktop.runtime.embedded import _ToolCallWatcher
+    from mfs_desktop.runtime.tool_calls import ToolCallWatcher as _ToolCallWatcher
 
     shown: list[str] = []
     watcher = _ToolCallWatcher(shown.append, enabled=True)

@@ -123,10 +123,13 @@ def test_each_answer_shows_its_speed_and_messages_their_number(qtbot, session) -
 
 
 def test_the_speed_line_reads_as_a_person_would_say_it() -> None:
-    from mfs_desktop.ui.window.chat_view import speed_line
+    from mfs_desktop.store.generations import AnswerSpeed
+    from mfs_desktop.ui.window.rows import speed_line
 
-    assert speed_line(2372, 2360, 64, 412.0, 1675.0) == (
+    assert speed_line(AnswerSpeed(2372, 2360, 64, 412.0, 1675.0)) == (
         "38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache")
+    assert speed_line(AnswerSpeed(2372, 2360, 640, 412.0, 16750.0, thinking_tokens=512)).endswith(
+        " · 512 of 640 tokens thinking"), "a thinking model's tokens are counted apart (issue 48)"
 
 
 def test_code_in_an_answer_is_coloured_and_each_block_copies_as_written(qtbot, session) -> None:

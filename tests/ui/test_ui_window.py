@@ -442,15 +442,15 @@ def test_signal_emits_keep_reference_counts(qtbot) -> None:
     assert abs(after[0] - before[0]) < 100 and abs(after[1] - before[1]) < 100, (before, after)
 
 
-def _find_link(view, row_index: int, prefix: str):
-    """A point over the link that starts with `prefix` in one row (scanning its first line)."""
+def _find_link(view, row_index: int, prefix: str, depth: int = 30):
+    """A point over the link that starts with `prefix` in one row (scanning its first `depth` pixels)."""
     from PySide6.QtCore import QPoint, QPointF
 
     from mfs_desktop.ui.window.chat_view import ROW_ROLE
 
     index = view.stream.index(row_index)
     rect = view.visualRect(index)
-    for y in range(rect.top() + 8, rect.top() + 30, 2):
+    for y in range(rect.top() + 8, rect.top() + depth, 2):
         for x in range(rect.left(), rect.right(), 3):
             if view.rows_delegate.anchor_at(index.data(ROW_ROLE), rect, QPointF(x, y)).startswith(prefix):
                 return QPoint(x, y)
@@ -508,21 +508,47 @@ def test_copy_and_quote_links_in_the_stream(qtbot, session: Session) -> None:
     assert window.pending is not None and window.pending.quoted_uid == 2 and not window.pending_label.isHidden()
 
 
-def test_an_answers_thinking_is_one_link_away_and_never_in_the_answer(qtbot, session: Session) -> None:
-    """Issue 48: the stream shows the answer; the thinking stored apart opens collapsed from its link."""
-    from PySide6.QtWidgets import QMessageBox
-
+def test_an_answers_thinking_is_collapsed_above_it_and_opens_in_place(qtbot, session: Session) -> None:
+    """Issue 48: the stream shows the answer with one collapsed "Thought for …" line above it; a click
+    opens the thought in place and another closes it; the thought never enters the answer."""
     conversation = session.transcript.create_conversation()
     session.transcript.append(conversation.id, [MessageDraft("user", "what is 6×7?"),
                                                 MessageDraft("assistant", "It is 42.", thinking="Six sevens: 42.")])
     window = _window(qtbot, session)
+    row = window.view.stream.rows[1]
+    assert "Six sevens" not in window.view.toPlainText() and "Thought (15 characters)" in window.view.toPlainText()
+
+    def laid_out() -> str:
+        return window.view.rows_delegate.document(window.view.stream.rows[1], window.view.rows_delegate.width()) \
+            .toPlainText()
+
+    assert "Six sevens" not in laid_out() and "▸ Thought" in laid_out()
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=_find_link(window.view, 1, "think:", depth=60))
+    assert "▾ Thought" in laid_out() and "Six sevens: 42." in laid_out()
+    assert laid_out().index("Six sevens") < laid_out().index("It is 42."), "the thought stands above the answer"
+    window.view.toggle_thought(row.key)
+    assert "Six sevens" not in laid_out()
+
+
+def test_a_thinking_models_thought_streams_live_collapsed_then_is_stored_with_its_time(
+        qtbot, session, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("MFS_FAKE_SCRIPT", json.dumps([
+        {"kind": "text", "text": "<think>" + "pondering " * 30 + "</think> It is 42.", "delay": 0.02}]))
+    window = _window(qtbot, session)
+    window.composer.setPlainText("what is 6×7?")
+    window.send_or_stop()
+    qtbot.waitUntil(lambda: window.generating and "Thinking…" in window.view.toPlainText(), timeout=10_000)
+    assert "pondering" not in window.view.toPlainText(), "collapsed while it thinks"
+    window.view.toggle_thought("live")
+    live = window.view.stream.rows[-1]
+    assert "pondering" in window.view.rows_delegate.document(live, 600).toPlainText()
+    qtbot.waitUntil(lambda: not window.generating, timeout=15_000)
     shown = window.view.toPlainText()
-    assert "Six sevens" not in shown and "thought first (15 characters)" in shown
-    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=_find_link(window.view, 1, "thinking:"))
-    qtbot.waitUntil(lambda: any(box.isVisible() for box in window.findChildren(QMessageBox)), timeout=5_000)
-    box = next(box for box in window.findChildren(QMessageBox) if box.isVisible())
-    assert box.detailedText() == "Six sevens: 42."
-    box.close()
+    assert "It is 42." in shown and "Thought for" in shown and "pondering" not in shown
+    assert re.search(r"3[01] of 34 tokens thinking", shown), "the speed line counts the thinking apart"
+    window.view.toggle_thought(next(row.key for row in window.view.stream.rows if row.thought))
+    window.grab().save(str(tmp_path / "thinking.png"))  # scripts/screenshots.py makes the committed one
 
 
 def test_writing_before_any_conversation_exists_starts_one(qtbot, session: Session) -> None:

@@ -6,7 +6,7 @@ repeatable output); a person's own presets are kept in the encrypted settings ta
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.protocol import SamplingSettings
@@ -34,6 +34,18 @@ BUILT_IN_PRESETS: dict[str, dict[str, float | int]] = {
     "repeatable": {"temperature": 0.0, "seed": 1},
 }
 _PRESETS_KEY = "sampling_presets"
+THINKING_MODES = ("on", "off")
+REASONING_EFFORTS = ("low", "medium", "high")  # the values OpenAI's API, vLLM and llama.cpp's server take
+THINKING_TOKENS_RANGE = (64, 32_768)  # fewer than 64 is no thought at all; more is the max_tokens range
+
+
+@dataclass(frozen=True)
+class ThinkingChoice:
+    """What a person asked about thinking; None leaves a field as it is."""
+
+    mode: str | None = None  # "on" / "off" / "default"
+    tokens: int | None = None  # a cap; 0 removes it
+    effort: str | None = None  # "low" / "medium" / "high" / "default"
 
 
 def presets(session: Session) -> dict[str, dict[str, float | int]]:
@@ -77,12 +89,35 @@ def save_preset(session: Session, name: str, values: dict[str, object]) -> None:
     settings.set(_PRESETS_KEY, {**own, name: checked_values(values)})
 
 
+def checked_thinking(thinking: ThinkingChoice) -> dict[str, object]:
+    """The thinking fields to change: "default" (or "") returns a field to the model's own."""
+    chosen: dict[str, object] = {}
+    for name, value, allowed in (("thinking", thinking.mode, THINKING_MODES),
+                                 ("reasoning_effort", thinking.effort, REASONING_EFFORTS)):
+        if value is None:
+            continue
+        if value not in (*allowed, "default", ""):
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "{name} must be one of {choices} (got {value!r})."),
+                                      name=name, choices=", ".join((*allowed, "default")), value=value)
+        chosen[name] = value if value in allowed else None
+    if thinking.tokens is not None:
+        low, high = THINKING_TOKENS_RANGE
+        if thinking.tokens != 0 and not low <= thinking.tokens <= high:
+            raise InvalidInput.worded(QT_TRANSLATE_NOOP("", "The thinking cap must be between {low:,} and {high:,} "
+                                                            "tokens, or 0 for none (got {value})."),
+                                      low=low, high=high, value=thinking.tokens)
+        chosen["thinking_tokens"] = thinking.tokens or None
+    return chosen
+
+
 def configure(session: Session, conversation_id: str, *, system_prompt: str | None = None,
               values: dict[str, object] | None = None, preset: str | None = None,
-              reset: bool = False, recall: bool | None = None) -> tuple[ConversationSettings, bool]:
+              reset: bool = False, recall: bool | None = None,
+              thinking: ThinkingChoice = ThinkingChoice()) -> tuple[ConversationSettings, bool]:
     """Change what is given (a preset first, then single values over it); `reset` returns to
-    the defaults; `recall` False answers this conversation without recall (issue 45). Returns
-    the new settings and whether the system prompt changed."""
+    the defaults; `recall` False answers this conversation without recall (issue 45);
+    `thinking` sets how a thinking model thinks (issue 48). Returns the new settings and
+    whether the system prompt changed."""
     current = ConversationSettings() if reset else conversation_settings(session.database, conversation_id)
     chosen: dict[str, object] = {}
     if preset is not None:
@@ -104,6 +139,7 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
         chosen["system_prompt"] = system_prompt.strip() or None
     if recall is not None:
         chosen["recall"] = None if recall else False  # None: on, as every conversation starts
+    chosen |= checked_thinking(thinking)
     updated = replace(current, **chosen)  # type: ignore[arg-type]
     return updated, save_conversation_settings(session.database, conversation_id, updated)
 
@@ -111,4 +147,5 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
 def effective_sampling(base: SamplingSettings, settings: ConversationSettings,
                        overrides: dict[str, float | int] | None = None) -> SamplingSettings:
     """`base`, then the conversation's own values, then `overrides` (a command's own flags)."""
-    return replace(base, **{**settings.sampling_overrides(), **(overrides or {})})  # type: ignore[arg-type]
+    own = {**settings.sampling_overrides(), **settings.thinking_overrides()}
+    return replace(base, **{**own, **(overrides or {})})  # type: ignore[arg-type]

@@ -61,6 +61,7 @@ MODEL_COLUMNS = [QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Source")
                  QT_TRANSLATE_NOOP("", "Quantization"), QT_TRANSLATE_NOOP("", "Context"),
                  QT_TRANSLATE_NOOP("", "On this machine")]
 CATALOGUE_COLUMNS = [QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Size"), "中文",
+                     QT_TRANSLATE_NOOP("", "Thinks"), QT_TRANSLATE_NOOP("", "Tools"),
                      QT_TRANSLATE_NOOP("", "On this machine"), QT_TRANSLATE_NOOP("", "Note")]
 
 
@@ -292,7 +293,8 @@ class ModelsPage(QWidget):
         free = available_memory()
         for row, entry in enumerate(CATALOGUE):
             fit = fit_to_machine(entry.as_info(), free)
-            cells = (entry.title, byte_size(entry.size), "✓" if entry.chinese else "", fit_text(fit), tr(entry.note))
+            marks = ("✓" if mark else "" for mark in (entry.chinese, entry.thinks, entry.tools))
+            cells = (entry.title, byte_size(entry.size), *marks, fit_text(fit), tr(entry.note))
             for column, text in enumerate(cells):
                 self.catalogue.setItem(row, column, _item(text, entry.key))
         self._fit_columns(self.catalogue)

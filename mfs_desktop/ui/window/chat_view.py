@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import html
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -26,24 +23,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
 
-from mfs_desktop.services.conversation.notices import Notice
-from mfs_desktop.services.conversation.tools import readable_arguments
-from mfs_desktop.services.display import shown
-from mfs_desktop.store.database import Database
-from mfs_desktop.store.generations import answer_speeds
-from mfs_desktop.store.models import Message
-from mfs_desktop.store.pins import pinned_uids
-from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from mfs_desktop.ui.window.code_blocks import highlight_code_blocks
+from mfs_desktop.ui.window.rows import Row, live_row
 
-ROLE_LABEL = {"user": QT_TRANSLATE_NOOP("", "You"), "assistant": QT_TRANSLATE_NOOP("", "Assistant"),
-              "tool": QT_TRANSLATE_NOOP("", "Tool")}
-ORIGIN_LABEL = {"edited": QT_TRANSLATE_NOOP("", "edited"), "document": QT_TRANSLATE_NOOP("", "document"),
-                "quoted_ai": QT_TRANSLATE_NOOP("", "quoted ai"),
-                "quoted_ai_annotated": QT_TRANSLATE_NOOP("", "quoted ai annotated")}
-LINK_LABEL = {"copy": QT_TRANSLATE_NOOP("", "copy"), "quote": QT_TRANSLATE_NOOP("", "quote"),
-              "edit": QT_TRANSLATE_NOOP("", "edit"), "pin": QT_TRANSLATE_NOOP("", "pin"),
-              "unpin": QT_TRANSLATE_NOOP("", "unpin")}  # the link's action (its href) stays English
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 PADDING = 10
 STYLE = """
@@ -53,101 +35,10 @@ STYLE = """
 .notice { color: #3d6fb0; font-style: italic; }
 .warn { color: #c62828; font-style: italic; }
 a { color: #3d6fb0; text-decoration: none; }
+.thought { color: #8a93a3; font-size: 11px; }
 """
 MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
                                          | QTextDocument.MarkdownFeature.MarkdownNoHTML.value)
-
-
-@dataclass(frozen=True)
-class Row:
-    key: str  # "m<uid>", "n<time>" or "live": what the layout cache is keyed by
-    kind: str  # "message" | "notice" | "live"
-    role: str  # user / assistant / tool for messages; info / warn for notices
-    meta_html: str
-    meta_plain: str
-    body: str  # plain text; Markdown for the assistant
-    markdown: bool
-    uid: int | None = None
-    created_at: float = 0.0
-
-    @property
-    def plain(self) -> str:
-        return f"{self.meta_plain}\n{self.body}" if self.meta_plain else self.body
-
-
-@dataclass(frozen=True)
-class RowMarks:
-    """What the stream shows beside messages besides their text."""
-
-    pinned: frozenset[int] = frozenset()
-    speeds: Mapping[str, tuple[int, int, int, float, float]] = field(default_factory=dict)  # by generation id
-
-
-def row_marks(database: Database, conversation_id: str | None) -> RowMarks:
-    if conversation_id is None:
-        return RowMarks()
-    return RowMarks(frozenset(pinned_uids(database, conversation_id)), answer_speeds(database, conversation_id))
-
-
-def speed_line(prompt: int, reused: int, completion: int, prefill_ms: float, decode_ms: float) -> str:
-    """"38.2 tokens/s · first token after 0.4 s · 2,360 of 2,372 prompt tokens from the cache"."""
-    rate = (tr("{rate:.1f} tokens/s").format(rate=completion / (decode_ms / 1000)) if decode_ms > 0 and completion
-            else "—")
-    line = tr("{rate} · first token after {seconds:.1f} s · {reused:,} of {prompt:,} prompt tokens from the cache")
-    return line.format(rate=rate, seconds=prefill_ms / 1000, reused=reused, prompt=prompt)
-
-
-def message_row(message: Message, pinned: bool = False, speed: str = "") -> Row:
-    when = datetime.fromtimestamp(message.created_at).strftime("%Y-%m-%d %H:%M")
-    facts = [tr(ROLE_LABEL[message.role]), when, f"#{message.uid}"]  # the message's number in the conversation
-    if message.tool_name:
-        facts.append(message.tool_name)
-    if message.origin in ORIGIN_LABEL:
-        facts.append(tr(ORIGIN_LABEL[message.origin]))
-    if pinned:
-        facts.append(tr("pinned"))
-    meta = " · ".join(html.escape(fact) for fact in facts)
-    plain = " · ".join(facts)
-    if message.status == "partial":
-        stopped = tr("(stopped: partial answer)")
-        meta += f' <span class="partial">{html.escape(stopped)}</span>'
-        plain += f" {stopped}"
-    if speed:
-        meta += f'<br><span class="speed">{html.escape(speed)}</span>'
-        plain += f"\n{speed}"
-    links = ["copy"] + (["quote"] if message.role == "assistant" else []) \
-        + (["edit", "unpin" if pinned else "pin"] if message.role == "user" else [])
-    labels = [(link, tr(LINK_LABEL[link])) for link in links]
-    if message.thinking:  # kept apart from the answer: one link away, collapsed until asked for
-        labels.append(("thinking", tr("thought first ({count:,} characters)").format(count=len(message.thinking))))
-    meta += "".join(f' · <a href="{link}:{message.uid}">{html.escape(label)}</a>' for link, label in labels)
-    plain += "".join(f" · {label}" for _, label in labels)
-    body = shown(message.text)  # an override or escape is shown, never obeyed; copy takes the stored text
-    if message.role == "assistant" and message.tool_name and not body.strip():
-        body = f"→ `{message.tool_name}` {readable_arguments(message.tool_arguments)}"
-    return Row(f"m{message.uid}", "message", message.role, f'<span class="meta">{meta}</span>', plain, body,
-               message.role == "assistant", message.uid, message.created_at)
-
-
-def notice_row(notice: Notice) -> Row:
-    style = "warn" if notice.severity == "warn" else "notice"
-    return Row(f"n{notice.created_at}", "notice", style, "", "", f"— {notice.worded(tr)} —", False, None,
-               notice.created_at)
-
-
-def live_row(text: str) -> Row:
-    meta = tr("Assistant · answering")
-    return Row("live", "live", "assistant", f'<span class="meta">{html.escape(meta)}</span>', meta,
-               shown(text) or "…", True)
-
-
-def stream_rows(messages: list[Message], notices: list[Notice], marks: RowMarks = RowMarks()) -> list[Row]:
-    """Messages and notices in time order (a notice before a message of the same second)."""
-    rows = [message_row(m, m.uid in marks.pinned,
-                        speed_line(*marks.speeds[m.generation_id]) if m.generation_id in marks.speeds
-                        and m.role == "assistant" and not m.tool_name else "")
-            for m in messages] + [notice_row(n) for n in notices]
-    return sorted(rows, key=lambda row: (row.created_at, row.kind == "message"))
 
 
 class QuietDocument(QTextDocument):
@@ -199,7 +90,7 @@ class StreamModel(QAbstractListModel):
         self.rows[:0] = rows
         self.endInsertRows()
 
-    def set_live(self, text: str | None) -> None:
+    def set_live(self, text: str | None, thinking: str = "", thinking_seconds: float = 0.0) -> None:
         """Show, update or (None) remove the answer being written, always the last row."""
         has_live = bool(self.rows) and self.rows[-1].kind == "live"
         if text is None:
@@ -209,12 +100,12 @@ class StreamModel(QAbstractListModel):
                 self.endRemoveRows()
             return
         if has_live:
-            self.rows[-1] = live_row(text)
+            self.rows[-1] = live_row(text, thinking, thinking_seconds)
             index = self.index(len(self.rows) - 1)
             self.dataChanged.emit(index, index)
             return
         self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
-        self.rows.append(live_row(text))
+        self.rows.append(live_row(text, thinking, thinking_seconds))
         self.endInsertRows()
 
 
@@ -227,9 +118,11 @@ class RowDelegate(QStyledItemDelegate):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._documents: OrderedDict[tuple, QTextDocument] = OrderedDict()
+        self.opened_thoughts: set[str] = set()  # keys of the rows whose thinking is shown in full
 
     def document(self, row: Row, width: int) -> QTextDocument:
-        key = (row.key, width, len(row.body), row.meta_html)
+        opened = row.key in self.opened_thoughts
+        key = (row.key, width, len(row.body), row.meta_html, row.thought, opened and len(row.thinking))
         cached = self._documents.get(key)
         if cached is not None:
             self._documents.move_to_end(key)
@@ -245,12 +138,19 @@ class RowDelegate(QStyledItemDelegate):
             document.setHtml(f'<span class="{row.role}">{html.escape(row.body)}</span>')
         else:
             document.setPlainText(row.body)
-        if row.meta_html:
+        above = [row.meta_html] if row.meta_html else []
+        if row.thought:  # the thought before the answer: one line, its text only when opened
+            mark = "▾" if opened else "▸"
+            line = f'<span class="thought">{mark} {html.escape(row.thought)}</span>'
+            above.append(f'<a href="think:{row.key}">{line}</a>')
+            if opened:
+                above.append('<span class="thought">' + html.escape(row.thinking).replace("\n", "<br>") + "</span>")
+        for piece in reversed(above):  # each on its own line above the body, which keeps its formats
             cursor = QTextCursor(document)
             cursor.movePosition(QTextCursor.MoveOperation.Start)
             cursor.insertBlock()
             cursor.movePosition(QTextCursor.MoveOperation.Start)
-            cursor.insertHtml(row.meta_html)
+            cursor.insertHtml(piece)
         document.setTextWidth(max(80, width - 2 * PADDING))
         self._documents[key] = document
         if row.key == "live":  # earlier lengths of the live answer are never shown again
@@ -374,9 +274,18 @@ class ChatView(QListView):
             self.scrollTo(self.stream.index(anchor.row() + len(rows)), QAbstractItemView.ScrollHint.PositionAtTop)
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - offset)
 
-    def set_live(self, text: str | None) -> None:
+    def toggle_thought(self, key: str) -> None:
+        """Open or close the thinking shown above an answer."""
+        self.rows_delegate.opened_thoughts ^= {key}
+        index = next((i for i, row in enumerate(self.stream.rows) if row.key == key), None)
+        if index is not None:
+            self.stream.dataChanged.emit(self.stream.index(index), self.stream.index(index))
+
+    def set_live(self, text: str | None, thinking: str = "", thinking_seconds: float = 0.0) -> None:
         follow = self.at_bottom()
-        self.stream.set_live(text)
+        if text is None:
+            self.rows_delegate.opened_thoughts.discard("live")
+        self.stream.set_live(text, thinking, thinking_seconds)
         if follow:
             self.scrollToBottom()
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from mfs_desktop.runtime.protocol import Sinks
 from mfs_desktop.services.conversation.background import GENERATION_NICENESS, lower_current_thread_priority
 from mfs_desktop.services.conversation.chat import ChatService
 from mfs_desktop.services.conversation.composer import Outgoing
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 class ChatWorker(QObject):
     ready = Signal(str)  # model name
     piece = Signal(str)
+    thought = Signal(str)  # a piece of a thinking model's thought, before its answer
     finished = Signal(object)  # TurnResult
     failed = Signal(object)  # the exception
     inspected = Signal(str, object)  # conversation id, `inspect --json`'s dict
@@ -36,6 +38,7 @@ class ChatWorker(QObject):
 
     def __init__(self, session: Session, choice: ModelChoice) -> None:
         super().__init__()
+        self._sinks = Sinks(self.piece.emit, self.thought.emit)
         self._session = session
         self._choice = choice
         self._service: ChatService | None = None
@@ -81,18 +84,18 @@ class ChatWorker(QObject):
     @Slot(str, object)
     def send(self, conversation_id: str, outgoing: Outgoing) -> None:
         self._run(conversation_id, lambda service: service.send(
-            conversation_id, outgoing.text, on_text=self.piece.emit, cancel=self._cancel, origin=outgoing.origin,
+            conversation_id, outgoing.text, on_text=self._sinks, cancel=self._cancel, origin=outgoing.origin,
             quoted_uid=outgoing.quoted_uid, attachment_sha256=outgoing.attachment_sha256))
 
     @Slot(str)
     def regenerate(self, conversation_id: str) -> None:
         self._run(conversation_id, lambda service: service.regenerate(
-            conversation_id, on_text=self.piece.emit, cancel=self._cancel))
+            conversation_id, on_text=self._sinks, cancel=self._cancel))
 
     @Slot(str, int, str)
     def edit_and_resend(self, conversation_id: str, uid: int, text: str) -> None:
         self._run(conversation_id, lambda service: service.edit_and_resend(
-            conversation_id, uid, text, on_text=self.piece.emit, cancel=self._cancel))
+            conversation_id, uid, text, on_text=self._sinks, cancel=self._cancel))
 
     @Slot(str)
     def open_conversation(self, conversation_id: str) -> None:

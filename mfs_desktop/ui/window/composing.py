@@ -111,6 +111,9 @@ class ComposingMixin:
         if action == "copycode":
             self.copy_code(*uid_text.partition(":")[::2])
             return
+        if action == "think":  # the thought above an answer opens and closes in place
+            self.view.toggle_thought(uid_text)
+            return
         if not uid_text.isdigit() or self.current_id is None:
             return
         uid = int(uid_text)
@@ -126,17 +129,6 @@ class ComposingMixin:
             self.edit_message(uid, message[0].text)
         elif action in ("pin", "unpin"):
             self.set_pinned(uid, action == "pin")
-        elif action == "thinking":
-            self.show_thinking(message[0].thinking or "")
-
-    def show_thinking(self, thinking: str) -> QMessageBox:
-        """The model's thinking before an answer, collapsed under "Show Details…" until opened."""
-        box = QMessageBox(QMessageBox.Icon.NoIcon, tr("Thinking"), tr("What the model thought before it answered "
-                                                                    "(kept apart: never sent again)."),
-                          QMessageBox.StandardButton.Close, self)
-        box.setDetailedText(thinking)
-        box.open()
-        return box
 
     def copy_code(self, uid_text: str, index_text: str) -> None:
         """The code of one fenced block of an answer, as stored (not as rendered)."""

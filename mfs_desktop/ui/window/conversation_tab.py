@@ -23,7 +23,15 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.context.assembler import DEFAULT_SYSTEM_PROMPT
-from mfs_desktop.services.conversation.settings import INTEGER_FIELDS, RANGES, configure, presets, save_preset
+from mfs_desktop.services.conversation.settings import (
+    INTEGER_FIELDS,
+    RANGES,
+    THINKING_TOKENS_RANGE,
+    ThinkingChoice,
+    configure,
+    presets,
+    save_preset,
+)
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.conversation_settings import SAMPLING_FIELDS, conversation_settings
 from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, error_text, tr
@@ -37,6 +45,10 @@ STEPS = {"temperature": 0.05, "top_p": 0.01, "min_p": 0.01, "repeat_penalty": 0.
 OWN_VALUES = QT_TRANSLATE_NOOP("", "(own values)")  # the preset box's first entry: no preset
 BUILT_IN_NAMES = frozenset((QT_TRANSLATE_NOOP("", "balanced"), QT_TRANSLATE_NOOP("", "precise"),
                             QT_TRANSLATE_NOOP("", "creative"), QT_TRANSLATE_NOOP("", "repeatable")))
+THINKING_CHOICES = ((None, QT_TRANSLATE_NOOP("", "as the model was made")), ("on", QT_TRANSLATE_NOOP("", "on")),
+                    ("off", QT_TRANSLATE_NOOP("", "off")))
+EFFORT_CHOICES = ((None, QT_TRANSLATE_NOOP("", "the endpoint's default")), ("low", QT_TRANSLATE_NOOP("", "low")),
+                  ("medium", QT_TRANSLATE_NOOP("", "medium")), ("high", QT_TRANSLATE_NOOP("", "high")))
 
 
 class ConversationTab(QWidget):
@@ -62,6 +74,19 @@ class ConversationTab(QWidget):
         self.recall.setToolTip(tr("Recall: originals the compressed history no longer shows word for word, found "
                                   "in this conversation's encrypted search index (Context layers shows them)."))
         form.addRow(tr("Recall"), self.recall)
+        self.thinking, self.effort = QComboBox(), QComboBox()
+        for box, choices in ((self.thinking, THINKING_CHOICES), (self.effort, EFFORT_CHOICES)):
+            for value, label in choices:
+                box.addItem(tr(label), value)
+        self.thinking.setToolTip(tr("For models that think before they answer (Qwen3, DeepSeek-R1, …). Off closes "
+                                    "the thinking before it starts where the model's template allows it."))
+        self.thinking_cap = QSpinBox()
+        self.thinking_cap.setRange(THINKING_TOKENS_RANGE[0] - 1, THINKING_TOKENS_RANGE[1])
+        self.thinking_cap.setSingleStep(256)
+        self.thinking_cap.setSpecialValueText(tr("no cap"))
+        form.addRow(tr("Thinking"), self.thinking)
+        form.addRow(tr("Thinking cap (tokens)"), self.thinking_cap)
+        form.addRow(tr("Reasoning effort (endpoints)"), self.effort)
         self.save_button, reset = QPushButton(tr("Save")), QPushButton(tr("Defaults"))
         as_preset = QPushButton(tr("Save as preset…"))
         self.save_button.clicked.connect(self.save)
@@ -124,6 +149,10 @@ class ConversationTab(QWidget):
             self._set(name, getattr(settings, name) if settings else None)
         self._fill_presets(settings.preset if settings else None)
         self.recall.setChecked(settings is None or settings.recall is not False)
+        self.thinking.setCurrentIndex(max(0, self.thinking.findData(settings.thinking if settings else None)))
+        self.effort.setCurrentIndex(max(0, self.effort.findData(settings.reasoning_effort if settings else None)))
+        cap = settings.thinking_tokens if settings else None
+        self.thinking_cap.setValue(cap if cap else self.thinking_cap.minimum())
         self.status.clear()
 
     def _apply_preset(self) -> None:
@@ -142,10 +171,14 @@ class ConversationTab(QWidget):
         prompt = "" if reset else self.prompt.toPlainText()
         values = {} if reset else {k: v for k, v in self.values().items() if v is not None}
         recall = reset or self.recall.isChecked()
+        cap = self.thinking_cap.value()
+        thinking = ThinkingChoice() if reset else ThinkingChoice(
+            self.thinking.currentData() or "default", 0 if cap == self.thinking_cap.minimum() else cap,
+            self.effort.currentData() or "default")
 
         def work() -> bool:
             _, changed = configure(session, conversation_id, system_prompt=prompt, values=values, preset=preset,
-                                   reset=True, recall=recall)
+                                   reset=True, recall=recall, thinking=thinking)
             return changed
 
         run_operation(work, self._saved, self._failed, owner=self)

@@ -4,6 +4,8 @@ A mixin of `MainWindow` (ui/window/main_window.py), which owns the widgets it us
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -73,25 +75,43 @@ class GenerationMixin:
 
     def _begin_generation(self) -> None:
         self.generating = True
-        self._live_answer = ""
+        self._live_answer, self._live_thinking = "", ""
+        self._thought_began = self._thought_ended = 0.0
         self.send_button.setText(tr("Stop"))
         self.statusBar().showMessage(tr("Answering…"))
         QTimer.singleShot(50, self, self._show_sent)  # the stored user message appears at once
 
     def _show_sent(self) -> None:
         self.refresh_stream()
-        if self.generating:
-            self.view.set_live(self._live_answer)
+        self.show_live()
+
+    def show_live(self) -> None:
+        """The answer being written, and the thought before it with how long it has lasted."""
+        if not self.generating:
+            return
+        seconds = 0.0
+        if self._thought_began:
+            seconds = (self._thought_ended or time.monotonic()) - self._thought_began
+        self.view.set_live(self._live_answer, self._live_thinking, seconds)
 
     def _on_piece(self, piece: str) -> None:
         """Pieces are gathered and shown a few times a second: only the live row is laid out again."""
+        if self._thought_began and not self._thought_ended:
+            self._thought_ended = time.monotonic()
         self._live_answer += piece
+        if not self._live_flush.isActive():
+            self._live_flush.start()
+
+    def _on_thought(self, piece: str) -> None:
+        if not self._thought_began:
+            self._thought_began = time.monotonic()
+        self._live_thinking += piece
         if not self._live_flush.isActive():
             self._live_flush.start()
 
     def _end_generation(self) -> None:
         self.generating = False
-        self._live_answer = ""
+        self._live_answer, self._live_thinking = "", ""
         self._live_flush.stop()
         self.view.set_live(None)
         self.send_button.setText(tr("Send"))
@@ -111,5 +131,7 @@ class GenerationMixin:
             self.usage_label.setText(self.usage_label.text() + " · " + tr(
                 "{count} oldest messages not sent (window full)").format(count=result.messages_left_out))
         note = tr("Stopped: the partial answer is kept.") if result.status == "partial" else tr("Answer stored.")
+        if usage.thinking_capped:
+            note += " " + tr("The thinking reached its cap and was cut short (conversation settings: thinking cap).")
         self.statusBar().showMessage(note, 5000)
         self.refresh_side_tabs()

@@ -65,7 +65,8 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.generating = False
         self.model_ready, self.model_name = False, ""
         self.organizing = False
-        self._live_answer = ""
+        self._live_answer, self._live_thinking = "", ""
+        self._thought_began = self._thought_ended = 0.0  # monotonic seconds of the live thought
         self._next_model: ModelChoice | None = None
         self._restarting = False
         self._oldest_uid: int | None = None
@@ -96,6 +97,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
 
     def _wire_worker(self, worker: ChatWorker) -> None:
         for signal, slot in ((worker.ready, self._model_ready), (worker.piece, self._on_piece),
+                             (worker.thought, self._on_thought),
                              (worker.finished, self._on_answer), (worker.failed, self._failed),
                              (worker.inspected, self._on_inspected), (worker.organizing, self._on_organizing),
                              (worker.organized, self._on_organized), (self.send_requested, worker.send),
@@ -164,7 +166,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self._live_flush = QTimer(self)
         self._live_flush.setSingleShot(True)
         self._live_flush.setInterval(LIVE_FLUSH_MS)
-        self._live_flush.timeout.connect(lambda: self.generating and self.view.set_live(self._live_answer))
+        self._live_flush.timeout.connect(self.show_live)
         self.overlay = StatusOverlay(self.view)
         self.meter = QProgressBar()
         self.meter.setTextVisible(True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence, QShortcut
 
 from mfs_desktop.ui.i18n import tr
-from mfs_desktop.ui.window.chat_view import stream_rows
+from mfs_desktop.ui.window.rows import stream_rows
 from mfs_desktop.ui.window.search_panel import SearchPanel
 
 CONTEXT_BEFORE = 5  # messages shown above a hit, so it is read in its place

@@ -10,7 +10,7 @@ from mfs_desktop.services.display import shown_line
 from mfs_desktop.store import ledger
 from mfs_desktop.store.models import Conversation
 from mfs_desktop.ui.i18n import tr
-from mfs_desktop.ui.window.chat_view import RowMarks, row_marks, stream_rows
+from mfs_desktop.ui.window.rows import RowMarks, row_marks, stream_rows
 
 PAGE = 50
 
@@ -29,8 +29,7 @@ class StreamMixin:
         self._oldest_uid = messages[0].uid if messages else None
         self._oldest_time = messages[0].created_at if messages else 0.0
         self.view.show_rows(stream_rows(messages, self._notices(self._oldest_time, float("inf")), self._marks()))
-        if self.generating:
-            self.view.set_live(self._live_answer)
+        self.show_live()
 
     def refresh_stream(self) -> None:
         """After an answer or a compaction: only what is new goes below the rows on screen. If
