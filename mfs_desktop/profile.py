@@ -64,6 +64,9 @@ class ContextProfile:
     shrink: float = 0.35
     max_depth: int = 3
     keep_recent_tool_turns: int = 2  # ours: S2 never clears the newest turns' tool results
+    # ours (issue 49): one tool result in the request (LM Studio #1806: a big result overflowing the
+    # window gives garbage); the whole result is kept as a snapshot read_document pages through
+    tool_result_share: float = 0.15
     message_max: float = 0.50  # ours: one message or document, so the view keeps room around it
     # ours: the pinned standing instructions together; they ride in every view, so a tenth of
     # the window leaves the rest of the view its room at every window size

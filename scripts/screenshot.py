@@ -10,6 +10,8 @@
   every turn's payload;
 - tool-trajectory.png: a conversation whose (scripted) assistant called tools, on that tab;
 - thinking.png: a thinking model's answers, the thought collapsed above one and opened above the other;
+- tools.png and tool-approval.png: Settings › Tools with two MCP servers, and the question asked
+  before a tool call runs;
 - settings.png and unlock-dialog.png.
 
 With `--language zh_CN` the interface is Chinese and every file gets a `-zh_CN` suffix
@@ -207,6 +209,35 @@ def grab_thinking(app: QApplication, window: MainWindow, session: Session, targe
     window.grab().save(target)
 
 
+def grab_tools(app: QApplication, window: MainWindow, session: Session, settings_png: str, prompt_png: str) -> None:
+    """Settings › Tools with the PyPI time server and a second one, and the question asked
+    before a call runs."""
+    from mfs_desktop.runtime.mcp_client import McpServer
+    from mfs_desktop.services.mcp.servers import ask_tools, save_server
+    from mfs_desktop.services.mcp.toolbox import ApprovalRequest
+    from mfs_desktop.ui.window.tool_approval import approval_box
+
+    time_server = Path(sys.executable).with_name("mcp-server-time")
+    save_server(session, McpServer("time", str(time_server), ("--local-timezone", "Europe/Berlin")))
+    save_server(session, McpServer("workbench", sys.executable, (str(REPO / "tests/data/mcp_servers/workbench.py"),)))
+    for name in ("time", "workbench"):
+        ask_tools(session.database, name)
+    settings = SettingsDialog(window, session, window.preferences, None)
+    tabs = settings.tabs
+    tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == tr("Tools")))
+    settings.show()
+    settings.tools_page.table.selectRow(0)
+    settle(app, 0.5)
+    settings.grab().save(settings_png)
+    settings.close()
+    box, _ = approval_box(window, ApprovalRequest("time", "convert_time", '{"source_timezone": "Europe/Berlin", '
+                                                  '"time": "16:30", "target_timezone": "Asia/Shanghai"}'))
+    box.show()
+    settle(app, 0.3)
+    box.grab().save(prompt_png)
+    box.close()
+
+
 def main() -> None:
     args = sys.argv[1:]
     language = "en"
@@ -268,7 +299,7 @@ def main() -> None:
         window.tabs.setCurrentWidget(window.trajectory_tab)
         wait_for(app, lambda: window.trajectory_tab.table.rowCount() == 4)
         window.trajectory_tab.table.selectRow(0)
-        window.trajectory_tab._expand(0, 6)
+        window.trajectory_tab._expand(0, 8)
         settle(app, 0.5)
         window.grab().save(png("tool-trajectory"))
 
@@ -282,6 +313,7 @@ def main() -> None:
         grab_models_tab(app, window, session, png("models"), Path(scratch) / "home")
         grab_dark_code(app, window, session, png("dark-code"))
         grab_thinking(app, window, session, png("thinking"), language)
+        grab_tools(app, window, session, png("tools"), png("tool-approval"))
         dialog = UnlockDialog(creating=True, location=str(Path.home() / ".local/share/mfs-desktop"))
         dialog.show()
         settle(app, 0.3)

@@ -5,7 +5,7 @@
     <name></name>
     <message>
         <location filename="../mfs_desktop/ui/i18n.py" line="+23"/>
-        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+49"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+50"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
@@ -210,7 +210,7 @@
         <translation>输入消息…（Ctrl+Enter 发送，Enter 换行；拖入文本文件即可作为附件）</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+40"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="+43"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
@@ -345,6 +345,16 @@
         <translation>推理强度（端点）</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>The MCP servers (Settings › Tools) whose tools this conversation offers.</source>
+        <translation>本会话提供其工具的 MCP 服务器（设置 › 工具）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Save</source>
         <translation>保存</translation>
@@ -370,7 +380,7 @@
         <translation>默认</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+88"/>
         <source>Saved; the next reply re-reads the context.</source>
         <translation>已保存；下一次回复会重新读取上下文。</translation>
     </message>
@@ -443,7 +453,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+93"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+95"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
@@ -474,12 +484,12 @@
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/main_window.py" line="+89"/>
+        <location filename="../mfs_desktop/ui/window/main_window.py" line="+92"/>
         <source>Encrypted database · {folder}</source>
         <translation>加密数据库 · {folder}</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <location line="+78"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
@@ -538,7 +548,7 @@
         <translation>附加文档：文本、PDF 或 Word（以加密快照保存）</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/generation.py" line="+117"/>
+        <location filename="../mfs_desktop/ui/window/generation.py" line="+118"/>
         <location filename="../mfs_desktop/ui/window/main_window.py" line="+2"/>
         <source>Send</source>
         <translation>发送</translation>
@@ -609,7 +619,7 @@
         <translation>停止回答</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-30"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-32"/>
         <location filename="../mfs_desktop/ui/settings/memory.py" line="+2"/>
         <location filename="../mfs_desktop/ui/window/main_window.py" line="+1"/>
         <source>Memory</source>
@@ -690,12 +700,14 @@
         <translation>思考</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+8"/>
+        <location filename="../mfs_desktop/ui/settings/models_page.py" line="+0"/>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="+47"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../mfs_desktop/ui/settings/models_page.py" line="+1"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -885,7 +897,7 @@
         <translation>下载已取消；已下载的部分会保留，下次下载此文件时将从中断处继续下载。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/panels.py" line="+31"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="+32"/>
         <source>System prompt + tools</source>
         <translation>系统提示词 + 工具</translation>
     </message>
@@ -917,13 +929,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+208"/>
+        <location line="+212"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+51"/>
-        <location filename="../mfs_desktop/ui/window/panels.py" line="-206"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="+45"/>
+        <location filename="../mfs_desktop/ui/window/panels.py" line="-210"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
@@ -933,7 +945,7 @@
         <translation>仅最近几轮</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="-158"/>
+        <location filename="../mfs_desktop/ui/window/conversation_tab.py" line="-180"/>
         <location filename="../mfs_desktop/ui/window/panels.py" line="+1"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1158,18 +1170,43 @@
         <translation>消息 #{uid} · 第 {turn} 轮 · {role}</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+85"/>
+        <location line="+6"/>
+        <source>once</source>
+        <translation>仅一次</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>always</source>
+        <translation>总是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+89"/>
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-89"/>
         <source>arguments</source>
         <translation>参数</translation>
     </message>
     <message>
         <location line="+0"/>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>approved</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
@@ -1189,7 +1226,12 @@
         <translation>工具调用，最早的在前（结果已截断；双击展开）</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+16"/>
+        <source>(this app)</source>
+        <translation>（本应用）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
@@ -1275,7 +1317,7 @@
         <translation>没有找到。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-116"/>
+        <location filename="../mfs_desktop/ui/settings/dialog.py" line="-118"/>
         <source>This computer (llama.cpp, GGUF file)</source>
         <translation>本机（llama.cpp，GGUF 文件）</translation>
     </message>
@@ -1350,7 +1392,7 @@
         <translation>模型库</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Trash</source>
         <translation>回收站</translation>
     </message>
@@ -1541,6 +1583,7 @@
     </message>
     <message>
         <location line="+9"/>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="+22"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1561,11 +1604,13 @@
     </message>
     <message>
         <location line="+5"/>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="+47"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="+0"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -1856,6 +1901,11 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>The model kept calling tools past the limit; nothing more was run.</source>
+        <translation>模型超过上限仍在调用工具；之后的调用都未执行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The thinking reached its cap and was cut short (conversation settings: thinking cap).</source>
         <translation>思考达到上限，已被截断（见会话设置：思考上限）。</translation>
     </message>
@@ -2010,7 +2060,7 @@
         <translation>已归档：不再显示在列表中，但仍可搜索（可在列表的“已归档”视图中查看）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/ui/window/side_panels.py" line="+111"/>
+        <location filename="../mfs_desktop/ui/window/side_panels.py" line="+114"/>
         <source>Settings saved.</source>
         <translation>设置已保存。</translation>
     </message>
@@ -2441,7 +2491,7 @@ Import them?</source>
         <translation>模型端点发送了格式错误的回答（{kind}）。</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+134"/>
         <source>The model endpoint refused the request: HTTP {code}.</source>
         <translation>模型端点拒绝了请求：状态码 {code}。</translation>
     </message>
@@ -2501,7 +2551,7 @@ Import them?</source>
         <translation>无法创建数据文件夹 {root}：{error}。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/conversation/chat.py" line="+115"/>
+        <location filename="../mfs_desktop/services/conversation/chat.py" line="+116"/>
         <source>No message is waiting for an answer in this conversation.</source>
         <translation>此对话中没有等待回复的消息。</translation>
     </message>
@@ -2511,7 +2561,7 @@ Import them?</source>
         <translation>只能编辑并重新发送你自己的消息。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>There is no answer to regenerate yet.</source>
         <translation>还没有可以重新生成的回复。</translation>
     </message>
@@ -2531,7 +2581,7 @@ Import them?</source>
         <translation>只能引用此对话中的助手消息。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/conversation/settings.py" line="+61"/>
+        <location filename="../mfs_desktop/services/conversation/settings.py" line="+62"/>
         <source>Unknown sampling setting {name!r}; the settings are {settings}.</source>
         <translation>未知的采样设置 {name!r}；可用的设置有：{settings}。</translation>
     </message>
@@ -2571,7 +2621,7 @@ Import them?</source>
         <translation>思考上限必须在 {low:,} 到 {high:,} 个词元之间，或为 0 表示不设上限（收到 {value}）。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>No preset {preset!r}; the presets are {names}.</source>
         <translation>没有预设 {preset!r}；现有预设为：{names}。</translation>
     </message>
@@ -2581,7 +2631,7 @@ Import them?</source>
         <translation>系统提示词最多 {limit:,} 个字符（当前有 {count:,} 个）。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/models/endpoints.py" line="+19"/>
+        <location filename="../mfs_desktop/services/models/endpoints.py" line="+18"/>
         <source>The primary endpoint URL must start with http:// or https:// (got {url!r}).</source>
         <translation>主端点 URL 必须以 http:// 或 https:// 开头（当前为 {url!r}）。</translation>
     </message>
@@ -3225,6 +3275,221 @@ Import them?</source>
         <location filename="../mfs_desktop/services/models/templates.py" line="+49"/>
         <source>Unknown chat template family {family!r}; use one of {families}.</source>
         <translation>未知的对话模板系列 {family!r}；请使用以下之一：{families}。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/services/mcp/servers.py" line="+53"/>
+        <source>No MCP server named {name!r}; the servers are: {names}.</source>
+        <translation>没有名为 {name!r} 的 MCP 服务器；现有服务器：{names}。</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>{path} is over {limit:,} bytes; an mcp.json is far smaller.</source>
+        <translation>{path} 超过 {limit:,} 字节；mcp.json 远比这小。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{path} is not JSON ({reason}).</source>
+        <translation>{path} 不是 JSON（{reason}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{path} has no &quot;mcpServers&quot; object.</source>
+        <translation>{path} 中没有 &quot;mcpServers&quot; 对象。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server {name!r} in {path} is not an object.</source>
+        <translation>{path} 中的服务器 {name!r} 不是对象。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>The arguments of server {name!r} must be a list of texts.</source>
+        <translation>服务器 {name!r} 的参数必须是文本列表。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The environment and headers of server {name!r} must map names to texts.</source>
+        <translation>服务器 {name!r} 的环境变量和请求头必须是名称到文本的映射。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>An MCP server&apos;s name is 1 to 40 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (got {name!r}).</source>
+        <translation>MCP 服务器名称须为 1 到 40 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;（收到 {name!r}）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server {name!r} needs either a command or a URL.</source>
+        <translation>服务器 {name!r} 需要命令或 URL 二者之一。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server {name!r}: only http:// and https:// URLs are served (got {url!r}).</source>
+        <translation>服务器 {name!r}：只支持 http:// 和 https:// 地址（收到 {url!r}）。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="-70"/>
+        <source>On</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Command or URL</source>
+        <translation>命令或 URL</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/services/mcp/servers.py" line="-33"/>
+        <source>Write one NAME{separator}VALUE a line (got {line!r}).</source>
+        <translation>每行写一个“名称{separator}值”（收到 {line!r}）。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/ui/settings/tools_page.py" line="+9"/>
+        <source>MCP server</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment (NAME=VALUE)</source>
+        <translation>环境变量（NAME=VALUE）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>or URL (streamable HTTP)</source>
+        <translation>或 URL（streamable HTTP）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Headers (kept encrypted)</source>
+        <translation>请求头（加密保存）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The command does not parse ({reason}).</source>
+        <translation>无法解析该命令（{reason}）。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Import mcp.json…</source>
+        <translation>导入 mcp.json…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Tools from MCP servers (Model Context Protocol). The window asks before every call — allow once, always for that tool, or deny. A server starts at its first call.</source>
+        <translation>来自 MCP 服务器（Model Context Protocol）的工具。每次调用前窗口都会询问——允许一次、总是允许该工具，或拒绝。服务器在首次调用时启动。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Tools the selected server offers:</source>
+        <translation>所选服务器提供的工具：</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Add a server to see its tools here.</source>
+        <translation>添加服务器后，这里会显示它的工具。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not asked yet: press Test.</source>
+        <translation>尚未询问：请按“测试”。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>{name} is on.</source>
+        <translation>{name} 已启用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is off.</source>
+        <translation>{name} 已停用。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Saved {name}.</source>
+        <translation>已保存 {name}。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Removed {name}.</source>
+        <translation>已移除 {name}。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting {name}…</source>
+        <translation>正在启动 {name}…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} offers {count} tools.</source>
+        <translation>{name} 提供 {count} 个工具。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} did not answer: {reason}</source>
+        <translation>{name} 没有响应：{reason}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Import MCP servers</source>
+        <translation>导入 MCP 服务器</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Imported {names}.</source>
+        <translation>已导入 {names}。</translation>
+    </message>
+    <message>
+        <location filename="../mfs_desktop/ui/window/tool_approval.py" line="+30"/>
+        <source>Allow this tool call?</source>
+        <translation>允许这次工具调用吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model asks to run {tool} on the MCP server {server}.</source>
+        <translation>模型请求在 MCP 服务器 {server} 上运行 {tool}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Always allow this tool</source>
+        <translation>总是允许此工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
     </message>
 </context>
 </TS>

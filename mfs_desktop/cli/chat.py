@@ -27,5 +27,7 @@ def add_chat_command(commands: Any) -> None:
     chat.add_argument("--temperature", type=float, help="default: the conversation's setting, else 0.7")
     chat.add_argument("--seed", type=int, help="default: the conversation's setting, else 0")
     chat.add_argument("--json", action="store_true", help="print one JSON object: conversation id, answer, usage")
+    chat.add_argument("--approve-tools", action="store_true",
+                      help="run MCP tool calls without asking (otherwise asked on a terminal, denied without one)")
     chat.add_argument("message", nargs="?", help="one message; without it, an interactive loop")
     chat.set_defaults(handler=cmd_chat)

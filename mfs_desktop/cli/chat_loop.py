@@ -16,7 +16,9 @@ from mfs_desktop.runtime.protocol import Sinks
 from mfs_desktop.services.conversation.chat import ChatService, TurnResult
 from mfs_desktop.services.conversation.intake import queue_message, refuse_unsendable
 from mfs_desktop.services.conversation.owner import claimable, is_running, owner_pid
+from mfs_desktop.services.conversation.turn import TOOL_LIMIT
 from mfs_desktop.services.display import shown
+from mfs_desktop.services.mcp.toolbox import ALWAYS, DENY, ONCE, ApprovalRequest, allow_every_call, toolbox_for
 from mfs_desktop.services.models.choice import DEFAULT_WINDOW, ModelChoice, build_model
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
@@ -66,6 +68,20 @@ def _printer(enabled: bool) -> Sinks:
     return Sinks(show, thought)
 
 
+def approve_on_terminal(request: ApprovalRequest) -> str:
+    """Ask before an MCP tool runs; without a terminal to ask on, the call is denied."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        print(f"[denied {request.server}/{request.tool}: no terminal to ask on; --approve-tools runs calls]",
+              file=sys.stderr)
+        return DENY
+    print(f"\n[tool call] {request.server} · {request.tool} · {shown(request.arguments)}", file=sys.stderr)
+    try:
+        answer = input("allow? [y]es once / [a]lways this tool / [N]o: ").strip().lower()
+    except EOFError:
+        return DENY
+    return {"y": ONCE, "yes": ONCE, "a": ALWAYS, "always": ALWAYS}.get(answer, DENY)
+
+
 def _report(result: TurnResult, as_json: bool) -> None:
     if result.messages_left_out:
         print(f"[{result.messages_left_out} oldest messages were not sent: the window is full]", file=sys.stderr)
@@ -86,6 +102,8 @@ def _report(result: TurnResult, as_json: bool) -> None:
     if result.thinking:  # kept apart, never printed into the answer
         sys.stdout.write(f" [thought first: {result.usage.thinking_tokens:,} tokens in "
                          f"{result.usage.thinking_ms / 1000:.1f} s, kept apart]")
+    if result.finish_reason == TOOL_LIMIT:
+        sys.stdout.write(" [the model kept calling tools past the limit; nothing more was run]")
     if result.usage.thinking_capped:
         sys.stdout.write(" [the thinking reached its cap (configure --thinking-tokens) and was cut short]")
     sys.stdout.write("\n")
@@ -121,6 +139,7 @@ def run_chat(args: argparse.Namespace, session: Session) -> int:
         sampling_overrides={name: getattr(args, name) for name in ("max_tokens", "temperature", "seed")
                             if getattr(args, name) is not None},
         cache_bytes=load_preferences(session.database).cache_bytes,
+        external_tools=toolbox_for(session.database, allow_every_call if args.approve_tools else approve_on_terminal),
     )
     try:
         if args.conversation:  # a saved cache, then a prefill of the rest: the answer starts sooner

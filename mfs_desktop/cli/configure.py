@@ -31,7 +31,8 @@ def cmd_configure(args: argparse.Namespace, open_session: OpenSession) -> int:
                                          preset=args.preset, reset=args.reset,
                                          recall=None if args.recall is None else args.recall == "on",
                                          thinking=ThinkingChoice(args.thinking, args.thinking_tokens,
-                                                                 args.reasoning_effort))
+                                                                 args.reasoning_effort),
+                                         mcp_servers=None if args.mcp_servers is None else args.mcp_servers.split(","))
     if args.save_preset:
         save_preset(session, args.save_preset, settings.sampling_overrides())
     if args.json:
@@ -63,6 +64,8 @@ def add_configure_command(commands: Any, open_session: OpenSession) -> None:
                            help="stop the thinking after N tokens and answer (0: no cap)")
     configure.add_argument("--reasoning-effort", choices=("low", "medium", "high", "default"),
                            help="for endpoints that take it (OpenAI's, vLLM, llama.cpp server)")
+    configure.add_argument("--mcp-servers", metavar="NAME,…",
+                           help="the MCP servers whose tools this conversation offers: names, all, or none")
     configure.add_argument("--list-presets", action="store_true")
     configure.add_argument("--json", action="store_true")
 

@@ -16,18 +16,20 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     from mfs_desktop.services.conversation.chat import ChatService
     from mfs_desktop.services.conversation.inspect import inspect_conversation, render_payload
+    from mfs_desktop.services.mcp.toolbox import toolbox_for
     from mfs_desktop.services.models.choice import ModelChoice, build_model
 
     session = open_session_for(args)
     session.transcript.conversation(args.conversation)
     model = build_model(ModelChoice(args.provider, args.model, args.window), session.database)
-    service = ChatService(session, model, provider=args.provider, window=args.window)
+    service = ChatService(session, model, provider=args.provider, window=args.window,
+                          external_tools=toolbox_for(session.database))  # offered as chat offers them
     try:
         if args.input is not None:  # refused as the composer would refuse it: NUL, not UTF-8, too long
             service.check_message(args.input)
         if args.payload:
             view, _ = service.view(args.conversation, extra_input=args.input)
-            sys.stdout.write(render_payload(service, view.messages))
+            sys.stdout.write(render_payload(service, args.conversation, view.messages))
         else:
             print(json.dumps(inspect_conversation(service, args.conversation, extra_input=args.input),
                              indent=None if args.json else 2, ensure_ascii=False))

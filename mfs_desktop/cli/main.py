@@ -18,6 +18,7 @@ from mfs_desktop.cli.data_folder import add_data_folder_commands
 from mfs_desktop.cli.endpoints import add_endpoint_command
 from mfs_desktop.cli.engine import add_engine_commands
 from mfs_desktop.cli.imports import add_import_command
+from mfs_desktop.cli.mcp import add_mcp_command
 from mfs_desktop.cli.models import add_models_commands
 from mfs_desktop.cli.opening import open_session_for
 from mfs_desktop.cli.organize import add_list_command, add_organize_command
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_chat_command(commands)
     add_engine_commands(commands)
     add_endpoint_command(commands)
+    add_mcp_command(commands, open_session_for)
 
     add_models_commands(commands, open_session_for)
     add_search_command(commands, open_session_for)
@@ -111,7 +113,16 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    # What follows `--` is another program's command line (`mcp add NAME -- COMMAND …`), taken
+    # whole: argparse would match it against this program's positionals and options.
+    head, trailing = (given[:given.index("--")], given[given.index("--") + 1:]) if "--" in given else (given, None)
+    parser = build_parser()
+    args = parser.parse_args(head)
+    if trailing is not None:
+        if not hasattr(args, "command"):
+            parser.error("only `mcp add NAME -- COMMAND [ARG…]` takes a command after --")
+        args.command = trailing
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args.data_dir = resolve_data_dir(str(args.data_dir) if args.data_dir else None)

@@ -309,8 +309,8 @@ class EmbeddedModel:
         perf = llama_cpp.llama_perf_context(context)
         tail = decoder.decode(b"", final=True)
         watcher.feed(tail if splitter is None else splitter.feed(tail) + splitter.close())
-        text, call = watcher.result(forced)
-        if call is not None and finish != "cancelled":
+        text, calls = watcher.result(forced)
+        if calls and finish != "cancelled":
             finish = "tool_call"
         evaluated_prompt = min(len(tokens), int(perf.n_p_eval) if prompt_evaluated is None else prompt_evaluated)
         self._remember(prompt_text, tokens)
@@ -318,9 +318,9 @@ class EmbeddedModel:
                       prompt_tokens_evaluated=evaluated_prompt, completion_tokens=len(sampled),
                       prefill_ms=round(float(perf.t_p_eval_ms), 3), decode_ms=round(float(perf.t_eval_ms), 3))
         if splitter is None:
-            return Completion(text=text, finish_reason=finish, usage=usage, tool_call=call)
+            return Completion(text=text, finish_reason=finish, usage=usage, tool_calls=calls)
         return Completion(text=text, finish_reason=finish, usage=splitter.usage_of(usage, capped=capped),
-                          tool_call=call, thinking=splitter.result.thinking)
+                          tool_calls=calls, thinking=splitter.result.thinking)
 
     def _remember(self, prompt_text: str, prompt_ids: list[int]) -> None:
         """Keep the exact ids now in the KV cache and the text they stand for."""

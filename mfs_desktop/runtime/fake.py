@@ -93,7 +93,7 @@ class FakeModel:
             return self._finish(text, "stop", prompt, 40)
         if step.kind == "tool_call" and tools and tool_choice != "none":
             call = ToolCall(step.tool_name, step.arguments, f"call-{len(self.calls)}")
-            return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), call)
+            return Completion("", "tool_call", Usage(prompt, 0, prompt, 8, 0.0, 0.0), (call,))
         pieces = (step.text or default_answer(messages)).split(" ")
         limit = len(pieces) // 2 if step.kind == "truncate" else len(pieces)
         # a scripted "<think>…</think>answer" streams as a thinking model's, one word a token

@@ -28,11 +28,11 @@ from mfs_desktop.runtime.errors import ProviderError
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.openai_wire import (
     add_tool_delta,
+    every_call,
     finish_of,
-    first_call,
     reasoning_of,
     reasoning_tokens,
-    tool_call_of,
+    tool_calls_of,
     usage_from,
     wire_message,
 )
@@ -178,7 +178,8 @@ class OpenAICompatibleModel:
         usage, reported = usage_from(payload, messages, text, elapsed, 0.0)
         counted = reasoning_tokens(payload)
         usage = replace(usage, thinking_tokens=estimate_text_tokens(thinking) if counted is None else counted)
-        return Completion(text, finish_of(choice.get("finish_reason"), message), usage, tool_call_of(message), reported,
+        return Completion(text, finish_of(choice.get("finish_reason"), message), usage, tool_calls_of(message),
+                          reported,
                           thinking.strip())
 
     def _read_stream(self, source: EventSource, messages, sink: TextSink, cancel: threading.Event,
@@ -257,8 +258,8 @@ class OpenAICompatibleModel:
                 raise _Switchable("stream closed before any answer")
             finish = "interrupted"
         text = "".join(pieces)
-        call = first_call(calls) if finish != "interrupted" else None
-        if call is not None and finish != "cancelled":
+        found = every_call(calls) if finish != "interrupted" else ()
+        if found and finish != "cancelled":
             finish = "tool_call"
         elif finish not in ("stop", "length", "cancelled", "interrupted"):
             finish = "stop"
@@ -267,7 +268,7 @@ class OpenAICompatibleModel:
         decode_ms = (ended - (first_token_at or ended)) * 1000
         usage, reported = usage_from(last_payload, messages, text, prefill_ms, decode_ms)
         usage = splitter.usage_of(usage, capped=capped, tokens=reasoning_tokens(last_payload))
-        return Completion(text, finish, usage, call, reported, splitter.result.thinking)
+        return Completion(text, finish, usage, found, reported, splitter.result.thinking)
 
 
 @contextmanager

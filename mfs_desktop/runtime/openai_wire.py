@@ -3,13 +3,10 @@ thinking and usage in. Read defensively: every field may be missing or of anothe
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 from mfs_desktop.runtime.estimate import estimate_text_tokens, estimate_tokens
 from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
-
-log = logging.getLogger(__name__)
 
 
 def wire_message(message: ChatMessage) -> dict:
@@ -43,14 +40,10 @@ def add_tool_delta(calls: dict[int, dict[str, str]], delta: dict) -> None:
 
 
 
-def first_call(calls: dict[int, dict[str, str]]) -> ToolCall | None:
-    """One call per round (the protocol's): the lowest index; the model, shown its result, may
-    ask for the others again."""
-    named = [calls[i] for i in sorted(calls) if calls[i]["name"]]
-    if len(named) > 1:
-        log.info("endpoint asked for %d tool calls in one answer; running the first", len(named))
-    return ToolCall(named[0]["name"], named[0]["arguments"], named[0]["id"]) if named else None
-
+def every_call(calls: dict[int, dict[str, str]]) -> tuple[ToolCall, ...]:
+    """The calls a streamed answer asked for, by their `index` (parallel calls come interleaved)."""
+    return tuple(ToolCall(calls[i]["name"], calls[i]["arguments"], calls[i]["id"]) for i in sorted(calls)
+                 if calls[i]["name"])
 
 
 def finish_of(reason: str | None, message: dict) -> str:
@@ -60,12 +53,14 @@ def finish_of(reason: str | None, message: dict) -> str:
 
 
 
-def tool_call_of(message: dict) -> ToolCall | None:
-    calls = message.get("tool_calls") or []
-    if not calls:
-        return None
-    function = calls[0].get("function") or {}
-    return ToolCall(function.get("name", ""), function.get("arguments", "") or "", calls[0].get("id", ""))
+def tool_calls_of(message: dict) -> tuple[ToolCall, ...]:
+    """Every call of a whole (not streamed) answer."""
+    found = []
+    for call in message.get("tool_calls") or ():
+        function = (call.get("function") if isinstance(call, dict) else None) or {}
+        found.append(ToolCall(str(function.get("name", "")), str(function.get("arguments", "") or ""),
+                              str(call.get("id", ""))))
+    return tuple(found)
 
 
 def usage_from(

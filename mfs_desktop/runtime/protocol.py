@@ -78,11 +78,16 @@ class ToolSpec:
 @dataclass(frozen=True)
 class Completion:
     text: str
-    finish_reason: str  # "stop", "length", "cancelled", "tool_call" or "interrupted" (the endpoint failed mid-answer)
+    # "stop", "length", "cancelled", "tool_call" or "interrupted" (the endpoint failed mid-answer)
+    finish_reason: str
     usage: Usage
-    tool_call: ToolCall | None = None
+    tool_calls: tuple[ToolCall, ...] = ()  # every call the answer asked for, in its order
     prompt_reported: bool = True  # usage.prompt_tokens came from the model itself, not an estimate
     thinking: str = ""  # the model's reasoning, apart from `text` (runtime/thinking.py); never sent again
+
+    @property
+    def tool_call(self) -> ToolCall | None:
+        return self.tool_calls[0] if self.tool_calls else None
 
 
 TextSink = Callable[[str], None]
@@ -122,6 +127,6 @@ class ChatModel(Protocol):
         tools: Sequence[ToolSpec] = (), tool_choice: str = "auto",
     ) -> Completion:
         """Stream the answer into `on_text`; setting `cancel` stops within a token. With
-        `tools`, the answer may instead be one call (finish_reason "tool_call"); tool_choice
+        `tools`, the answer may instead be calls (finish_reason "tool_call"); tool_choice
         "none" keeps the tools described (the prompt prefix stays) but asks for text,
         "required" asks for a call, a tool's name asks for a call of that tool."""

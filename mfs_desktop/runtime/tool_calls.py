@@ -14,6 +14,7 @@ import llama_cpp
 from mfs_desktop.runtime.protocol import ChatMessage, TextSink, ToolCall, ToolSpec
 
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
+MAX_CALLS = 16  # of one answer; a model that writes calls without end is stopped by max_tokens anyway
 
 
 def tool_instructions(tools: Sequence[ToolSpec]) -> str:
@@ -58,7 +59,8 @@ class ToolCallWatcher:
         self._shown: list[str] = []
 
     def feed(self, piece: str) -> bool:
-        """Pass a piece on; True once a complete tagged call has been captured."""
+        """Pass a piece on; True when the answer should stop: its calls are complete and what
+        follows them is not another call (models write several tagged calls one after another)."""
         if not piece:
             return False
         if self._streaming:
@@ -66,35 +68,48 @@ class ToolCallWatcher:
             return False
         if self.captured:
             self.captured.append(piece)
-            return CALL_CLOSE in "".join(self.captured)
+            return self._calls_done()
         self._held.append(piece)
         held = "".join(self._held).lstrip()
         if held.startswith(CALL_OPEN):
             self.captured, self._held = [held], []
-            return CALL_CLOSE in held
+            return self._calls_done()
         if not CALL_OPEN.startswith(held):
             waiting, self._held = "".join(self._held), []
             self._streaming = True
             self._show(waiting)
         return False
 
+    def _calls_done(self) -> bool:
+        body = "".join(self.captured)
+        if body.count(CALL_OPEN) > body.count(CALL_CLOSE):
+            return False  # inside a call
+        after = body.rsplit(CALL_CLOSE, 1)[1].lstrip()  # every call closed: another may be starting
+        return bool(after) and not CALL_OPEN.startswith(after)
+
     def _show(self, text: str) -> None:
         self._shown.append(text)
         self._on_text(text)
 
-    def result(self, forced: bool) -> tuple[str, ToolCall | None]:
+    def result(self, forced: bool) -> tuple[str, tuple[ToolCall, ...]]:
         if self._held:  # the answer ended while it still looked like the start of a tag
             self._show("".join(self._held))
         if not self.captured:
-            return "".join(self._shown), None
+            return "".join(self._shown), ()
         body = "".join(self.captured).strip()
-        if not forced:
-            body = body[len(CALL_OPEN):].split(CALL_CLOSE, 1)[0]
-        try:
-            parsed = json.loads(body)
-            name = str(parsed.get("name", "")) if isinstance(parsed, dict) else ""
-            arguments = parsed.get("arguments", {}) if isinstance(parsed, dict) else body
-            text_arguments = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-        except ValueError:  # garbage from the model: the tool runner turns it into a tool error
-            name, text_arguments = "", body
-        return "", ToolCall(name, text_arguments, "")
+        if forced:  # the grammar wrote one call's JSON, untagged
+            return "", (_parsed_call(body),)
+        # every tagged call, in order; one the answer ended inside of is still a call (its error is the model's)
+        bodies = [part.split(CALL_CLOSE, 1)[0] for part in body.split(CALL_OPEN)[1:]]
+        return "", tuple(_parsed_call(part) for part in bodies[:MAX_CALLS])
+
+
+def _parsed_call(body: str) -> ToolCall:
+    try:
+        parsed = json.loads(body)
+        name = str(parsed.get("name", "")) if isinstance(parsed, dict) else ""
+        arguments = parsed.get("arguments", {}) if isinstance(parsed, dict) else body
+        text_arguments = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    except ValueError:  # garbage from the model: the tool runner turns it into a tool error
+        name, text_arguments = "", body
+    return ToolCall(name, text_arguments, "")

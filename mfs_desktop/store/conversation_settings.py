@@ -5,6 +5,7 @@ ledger row commits with the change, and the stream says the next reply re-reads 
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import astuple, dataclass, fields
 
@@ -31,6 +32,17 @@ class ConversationSettings:
     thinking: str | None = None  # "on" / "off"; None: the model's own default
     thinking_tokens: int | None = None  # a cap on the tokens an answer spends thinking
     reasoning_effort: str | None = None  # "low" / "medium" / "high", for endpoints that take it
+    mcp_servers: str | None = None  # a JSON list of the MCP servers offered here; None: every enabled one
+
+    def offered_servers(self) -> frozenset[str] | None:
+        """The MCP servers this conversation offers; None for every enabled one."""
+        if self.mcp_servers is None:
+            return None
+        try:
+            names = json.loads(self.mcp_servers)
+        except ValueError:
+            return frozenset()
+        return frozenset(str(name) for name in names) if isinstance(names, list) else frozenset()
 
     def sampling_overrides(self) -> dict[str, float | int]:
         return {name: getattr(self, name) for name in SAMPLING_FIELDS if getattr(self, name) is not None}

@@ -159,19 +159,22 @@ class GenerationStore:
 
     def commit_tool_exchange(
         self, generation: GenerationRecord, tool_name: str, arguments: str, call_id: str, result: str, status: str,
-        duration_ms: float,
+        duration_ms: float, *, server: str | None = None, approval: str | None = None,
+        full_result_sha256: str | None = None,
     ) -> list[Message]:
-        """The call and its result enter the transcript together, never one without the other."""
+        """The call and its result enter the transcript together, never one without the other;
+        `full_result_sha256` names the snapshot of a result too long to keep in the message."""
 
         def commit(connection: Connection) -> list[Message]:
             _require_open(connection, generation.id)
             messages = append_in_transaction(connection, generation.conversation_id, [
                 MessageDraft("assistant", "", generation_id=generation.id, tool_name=tool_name,
                              tool_arguments=arguments, tool_call_id=call_id),
-                MessageDraft("tool", result, generation_id=generation.id, tool_name=tool_name, tool_call_id=call_id),
+                MessageDraft("tool", result, generation_id=generation.id, tool_name=tool_name, tool_call_id=call_id,
+                             attachment_sha256=full_result_sha256),
             ])
             record_in_transaction(connection, generation.conversation_id, generation.id, messages[0].uid,
-                                  messages[1].uid, tool_name, arguments, status, duration_ms)
+                                  messages[1].uid, tool_name, arguments, status, duration_ms, server, approval)
             return messages
 
         return self._db.write(commit)

@@ -106,7 +106,7 @@ def test_invariant_2_and_3_coverage_at_every_turn(long_run) -> None:
 
 def test_payload_stays_under_the_hard_line(long_run) -> None:
     _, service, model, _ = long_run
-    worst = max(model.count_tokens(call, service._tools) for call in model.calls) / 4096
+    worst = max(model.count_tokens(call, service._own_tools) for call in model.calls) / 4096
     assert worst <= 0.95, worst
 
 
@@ -178,7 +178,7 @@ def test_invariant_12_window_is_one_number(tmp_path) -> None:
         service, model, conversation_id = run_conversation(session, 80, window)
         results[window] = (sum(e.event == "compaction" and e.outcome in ("committed", "degraded")
                                for e in entries(session.database, conversation_id)),
-                           max(model.count_tokens(c, service._tools) for c in model.calls) / window)
+                           max(model.count_tokens(c, service._own_tools) for c in model.calls) / window)
         service.close()
         session.close()
     assert results[2048][1] <= 0.95 and results[4096][1] <= 0.95
@@ -397,7 +397,7 @@ def test_planted_facts_and_requirements_survive_verbatim(session: Session) -> No
     assert missing_facts == []
     kept = [r for r in REQUIREMENTS if r in final]
     assert len(kept) >= 18, [r for r in REQUIREMENTS if r not in final]
-    assert max(model.count_tokens(call, service._tools) for call in model.calls) <= 0.95 * 4096
+    assert max(model.count_tokens(call, service._own_tools) for call in model.calls) <= 0.95 * 4096
     service.close()
 
 

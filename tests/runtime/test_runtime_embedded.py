@@ -144,19 +144,22 @@ def test_tagged_tool_call_is_held_back_and_text_streams() -> None:
 
     shown: list[str] = []
     watcher = _ToolCallWatcher(shown.append, enabled=True)
-    pieces = ["  <tool", "_call>", '{"name": "record_value", "arguments": {"key": "a", "value": "b"}}', "</tool_call>"]
-    assert [watcher.feed(p) for p in pieces] == [False, False, False, True]
-    text, call = watcher.result(forced=False)
-    assert shown == [] and text == "" and call is not None
+    pieces = ["  <tool", "_call>", '{"name": "record_value", "arguments": {"key": "a", "value": "b"}}', "</tool_call>",
+              "\n", "Done"]
+    assert [watcher.feed(p) for p in pieces] == [False, False, False, False, False, True], \
+        "after a call the watcher waits to see whether another follows"
+    text, calls = watcher.result(forced=False)
+    assert shown == [] and text == "" and len(calls) == 1
+    call = calls[0]
     assert call.name == "record_value" and call.arguments == '{"key": "a", "value": "b"}'
 
     shown.clear()
     watcher = _ToolCallWatcher(shown.append, enabled=True)
     for piece in ["<to", "day is", " sunny"]:
         watcher.feed(piece)
-    assert watcher.result(forced=False) == ("<today is sunny", None) and "".join(shown) == "<today is sunny"
+    assert watcher.result(forced=False) == ("<today is sunny", ()) and "".join(shown) == "<today is sunny"
 
     watcher = _ToolCallWatcher(lambda p: None, enabled=True)
     watcher.feed("<tool_call>{broken json")
-    text, call = watcher.result(forced=False)
-    assert call is not None and call.name == "" and call.arguments == "{broken json"
+    text, calls = watcher.result(forced=False)
+    assert calls[0].name == "" and calls[0].arguments == "{broken json"

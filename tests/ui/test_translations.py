@@ -57,7 +57,8 @@ KEPT_LATIN = {"MFS", "Desktop", "GGUF", "llama", "cpp", "SmolLM2", "Instruct", "
               "KiB", "Top", "Min", "LM", "Studio", "GPT4All", "Jan", "Ollama", "ChatGPT", "Claude", "zip", "gguf",
               "json", "English", "MFS_PASSPHRASE", "HTML", "html",
               "txt", "pdf", "docx", "csv", "log", "SmolLM", "UTF", "Unicode", "SQLite", "Base", "HTTP", "wal", "shm",
-              "mapping", "chat_messages", "NUL", "Qwen", "DeepSeek",
+              "mapping", "chat_messages", "NUL", "Qwen", "DeepSeek", "MCP", "Model", "Context", "Protocol",
+              "mcpServers", "streamable", "NAME", "VALUE", "mcp",
               # a command to type, and the chat template families it names
               "mfs", "desktop", "models", "use", "template", "chatml", "gemma", "mistral", "phi"}
 ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_']{2,}")

@@ -7,19 +7,14 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from qt_windows import shown_window  # noqa: E402
 
-from mfs_desktop.services.models.choice import ModelChoice  # noqa: E402
 from mfs_desktop.store.models import MessageDraft  # noqa: E402
 from mfs_desktop.ui.window.main_window import MainWindow  # noqa: E402
 
 
 def _window(qtbot, session) -> MainWindow:
-    window = MainWindow(session, ModelChoice("fake"))
-    qtbot.addWidget(window, before_close_func=lambda w: w.shutdown())
-    window.show()
-    qtbot.waitExposed(window)
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
-    return window
+    return shown_window(qtbot, session)
 
 
 def test_a_hit_far_back_opens_its_conversation_at_the_message_marked(qtbot, session) -> None:

@@ -261,9 +261,10 @@ def test_trajectory_tab_shows_a_scripted_tool_call(qtbot, session: Session, monk
     window.tabs.setCurrentWidget(window.trajectory_tab)
     qtbot.waitUntil(lambda: window.trajectory_tab.table.rowCount() == 1, timeout=5_000)
     table = window.trajectory_tab.table
-    assert table.item(0, 2).text() == "record_value" and "vim" in table.item(0, 3).text()
-    assert table.item(0, 4).text() == "ok"
-    window.trajectory_tab._expand(0, 6)
+    assert table.item(0, 2).text() == "(this app)" and table.item(0, 3).text() == "record_value"
+    assert "vim" in table.item(0, 4).text() and table.item(0, 5).text() == "—", "the app's own tools ask no one"
+    assert table.item(0, 6).text() == "ok"
+    window.trajectory_tab._expand(0, 8)
     assert window.trajectory_tab.result.toPlainText()
     _new(qtbot, window)  # another conversation, without calls: the opened result goes with it
     qtbot.waitUntil(lambda: window.trajectory_tab.table.rowCount() == 0, timeout=5_000)

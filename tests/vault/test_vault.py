@@ -150,3 +150,26 @@ def test_endpoint_key_goes_to_the_keychain_with_the_database_key(tmp_path: Path)
         record = read_vault(session.data_dir.vault)
         session.close()
         keychain.forget_key(record.keychain_user)
+
+
+@needs_secret_service
+def test_an_mcp_servers_token_goes_to_the_keychain_with_the_database_key(tmp_path: Path) -> None:
+    """Issue 49 item 1: a streamable HTTP server's header value is kept where the database key is."""
+    from mfs_desktop.runtime.mcp_client import McpServer
+    from mfs_desktop.services.mcp.servers import remove_server, save_server, servers
+    from mfs_desktop.services.secrets import keychain_entry
+
+    session = open_session(DataDir(tmp_path / "kc"), lambda new: None, use_keychain=True)
+    try:
+        save_server(session, McpServer("remote", url="https://mcp.example.invalid/mcp",
+                                       headers=(("Authorization", "Bearer tok-kc"),)))
+        entry = keychain_entry(session, "mcp_header:remote:Authorization")
+        assert keyring.get_password(keychain.SERVICE, entry) == "Bearer tok-kc"
+        assert servers(session.database)[0].headers == (("Authorization", "Bearer tok-kc"),)
+        assert not [p for p in session.data_dir.root.iterdir() if p.is_file() and b"tok-kc" in p.read_bytes()]
+        remove_server(session.database, "remote")
+        assert keyring.get_password(keychain.SERVICE, entry) is None
+    finally:
+        record = read_vault(session.data_dir.vault)
+        session.close()
+        keychain.forget_key(record.keychain_user)

@@ -25,7 +25,7 @@ from mfs_desktop.errors import ConversationBusy, InvalidInput
 from mfs_desktop.profile import ContextProfile
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.neutral import neutralize
-from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings
+from mfs_desktop.runtime.protocol import ChatModel, SamplingSettings, ToolSpec
 from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.conversation.compaction import Compaction, PreCompactor, render_slot
 from mfs_desktop.services.conversation.compaction_schedule import CompactionSchedule
@@ -33,7 +33,7 @@ from mfs_desktop.services.conversation.intake import queue_message, refuse_unsen
 from mfs_desktop.services.conversation.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.conversation.recall import keep_recall, kept_recalls, recall_for_input
 from mfs_desktop.services.conversation.settings import effective_sampling
-from mfs_desktop.services.conversation.tools import ToolRunner
+from mfs_desktop.services.conversation.tools import ExternalTools, ToolRunner
 from mfs_desktop.services.conversation.turn import (
     Assembled,
     Turn,
@@ -69,10 +69,11 @@ class ChatService(CompactionSchedule):
         system_prompt: str = DEFAULT_SYSTEM_PROMPT, window: int = 8192, use_tools: bool = True,
         max_tool_rounds: int = 4, profile: ContextProfile | None = None,
         compactor_factory: Callable[[], Compactor] | None = None, sampling_overrides: dict | None = None,
-        cache_bytes: int = DEFAULT_CAP_BYTES,
+        cache_bytes: int = DEFAULT_CAP_BYTES, external_tools: ExternalTools | None = None,
     ) -> None:
         """`sampling` and `system_prompt` are the defaults a conversation's own settings
-        override; `sampling_overrides` (a command's explicit flags) override those in turn."""
+        override; `sampling_overrides` (a command's explicit flags) override those in turn;
+        `external_tools` (MCP servers) are offered beside the app's own when `use_tools`."""
         self.session = session
         self.model = model
         self.provider = provider
@@ -89,9 +90,9 @@ class ChatService(CompactionSchedule):
         self.precompactor = PreCompactor(
             self.compaction, compactor_factory or (lambda: ExtractiveCompactor(estimate_text_tokens)),
             follow_up=self.follow_up_plan)
-        self.tools = ToolRunner(session)
+        self.tools = ToolRunner(session, external_tools if use_tools else None)
         self.warm_start = WarmStart(session.database, model, cache_bytes) if WarmStart.supports(model) else None
-        self._tools = TOOLS if use_tools else ()
+        self._own_tools = TOOLS if use_tools else ()
         self.max_tool_rounds = max_tool_rounds
 
     def send(
@@ -113,7 +114,7 @@ class ChatService(CompactionSchedule):
             self.segments.seed_slot(conversation_id, render_slot(self.session, conversation_id))
         if not self.outbox.deliver(conversation_id, claimable):
             raise InvalidInput(QT_TRANSLATE_NOOP("", "No message is waiting for an answer in this conversation."))
-        return Turn(self._turn_parts(), *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
+        return self._run(conversation_id, self._freeze(conversation_id), on_text, cancel)
 
     def edit_and_resend(
         self, conversation_id: str, uid: int, text: str, *, on_text: Callable[[str], None] = _ignore,
@@ -126,11 +127,25 @@ class ChatService(CompactionSchedule):
             raise InvalidInput(QT_TRANSLATE_NOOP("", "Only your own messages can be edited and sent again."))
         self.precompactor.cancel(conversation_id)  # its candidate is stale now; the CAS would refuse it anyway
         self.session.transcript.edit_message(conversation_id, uid, text)
-        return Turn(self._turn_parts(), *self._freeze(conversation_id)).run(on_text, cancel or threading.Event())
+        return self._run(conversation_id, self._freeze(conversation_id), on_text, cancel)
 
-    def _turn_parts(self) -> TurnParts:
+    def tool_specs(self, conversation_id: str) -> tuple[ToolSpec, ...]:
+        """The app's own tools, then the MCP tools this conversation offers (a stable order: the
+        request's prefix holds their descriptions)."""
+        external = self.tools.external
+        if external is None:
+            return self._own_tools
+        offered = conversation_settings(self.session.database, conversation_id).offered_servers()
+        return (*self._own_tools, *external.specs(offered))
+
+    def _run(self, conversation_id: str, frozen: tuple[GenerationRecord, Assembled | None],
+             on_text: Callable[[str], None], cancel: threading.Event | None) -> TurnResult:
+        return Turn(self._turn_parts(conversation_id), *frozen).run(on_text, cancel or threading.Event())
+
+    def _turn_parts(self, conversation_id: str) -> TurnParts:
         return TurnParts(self.session, self.model, self.generations, self.segments, self.meter, self.tools,
-                         self._tools, self.max_tool_rounds, self.window, self.warm_start, self._schedule,
+                         self.tool_specs(conversation_id), self.max_tool_rounds, self.window,
+                         self.profile.tokens(self.profile.tool_result_share), self.warm_start, self._schedule,
                          self.schedule_compaction)
 
     def check_message(self, text: str) -> None:
@@ -149,7 +164,7 @@ class ChatService(CompactionSchedule):
         if self.generations.get(shown).user_uid != user_uid:
             raise InvalidInput(QT_TRANSLATE_NOOP("", "Only the newest turn's answer can be regenerated."))
         frozen = self._freeze(conversation_id, regenerates=shown)
-        return Turn(self._turn_parts(), *frozen).run(on_text, cancel or threading.Event())
+        return self._run(conversation_id, frozen, on_text, cancel)
 
     def resume(
         self, generation_id: str, *, on_text: Callable[[str], None] = _ignore, cancel: threading.Event | None = None,
@@ -161,14 +176,17 @@ class ChatService(CompactionSchedule):
             raise ConversationBusy.worded(QT_TRANSLATE_NOOP("", "Generation {generation} is being answered by another "
                                                                 "MFS Desktop process (pid {pid}); it is left to it."),
                                           generation=generation_id, pid=owner_pid(generation.owner or ""))
-        return Turn(self._turn_parts(), generation, None).run(on_text, cancel or threading.Event())
+        return self._run(generation.conversation_id, (generation, None), on_text, cancel)
 
     def close(self) -> None:
+        """Stop background work and the MCP servers this service started."""
         try:
             self.precompactor.close()
         finally:
             if self.warm_start is not None:
                 self.warm_start.close()
+            if self.tools.external is not None:
+                self.tools.external.close()
 
     def view(self, conversation_id: str, *, regenerates: str | None = None, fallback: bool = False,
              extra_input: str | None = None):
@@ -203,7 +221,8 @@ class ChatService(CompactionSchedule):
             return build_send_view(
                 conversation, visible, block, slot_text=slot_text, tool_clear_uid=tool_clear_uid, profile=self.profile,
                 counter=self.meter.for_conversation(conversation_id),
-                system_prompt=self.system_prompt_for(conversation_id), tools=self._tools, fallback=fallback,
+                system_prompt=self.system_prompt_for(conversation_id), tools=self.tool_specs(conversation_id),
+                fallback=fallback,
                 count=estimate_text_tokens, block_version=expected.block_version,
                 recalled=state.blocks(user_uid))
 
@@ -251,7 +270,7 @@ class ChatService(CompactionSchedule):
             view, _ = self.view(conversation_id)
         except InvalidInput:  # nothing to answer yet
             return None
-        return self.warm_start.warm(conversation_id, list(view.messages), self._tools, cancel)
+        return self.warm_start.warm(conversation_id, list(view.messages), self.tool_specs(conversation_id), cancel)
 
     def _freeze(self, conversation_id: str, regenerates: str | None = None) -> tuple[GenerationRecord, Assembled]:
         assembled = self._view_under_pressure(conversation_id, regenerates)

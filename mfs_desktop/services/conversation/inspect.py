@@ -17,11 +17,11 @@ from mfs_desktop.store.segment_records import cited_turns, day_label, days_line,
 from mfs_desktop.store.segments import SegmentStore
 
 
-def render_payload(service: ChatService, messages) -> str:
+def render_payload(service: ChatService, conversation_id: str, messages) -> str:
     """The send view as text: the model's own template where it has one."""
     render = getattr(service.model, "render", None)
     if render is not None:
-        return render(messages, service._tools)
+        return render(messages, service.tool_specs(conversation_id))
     return "".join(f"<|{m.role}|>\n{m.content}\n" for m in messages)
 
 
@@ -47,7 +47,7 @@ def inspect_conversation(service: ChatService, conversation_id: str, extra_input
     messages = view.messages
     data = [m for m in messages[1:2] if m.role == "user" and m.content.startswith(DATA_OPEN)]
     raw = [m for m in messages[1:] if m not in data and not (data and m.role == "assistant" and m is messages[2])]
-    payload = render_payload(service, messages)
+    payload = render_payload(service, conversation_id, messages)
     count = service.model.count_tokens
     return {
         "conversation_id": conversation_id,
@@ -61,7 +61,7 @@ def inspect_conversation(service: ChatService, conversation_id: str, extra_input
         "warn": service.profile.warn,
         "hard": service.profile.hard,
         "zones": {
-            "system_and_tools": count(messages[:1], service._tools),
+            "system_and_tools": count(messages[:1], service.tool_specs(conversation_id)),
             "data_block": count(data) if data else 0,
             "recent_turns": count(raw[:-1]) if len(raw) > 1 else 0,
             "current_input": count(raw[-1:]) if raw else 0,

@@ -99,7 +99,7 @@ def replay_locomo(
                 assembled = service._view_under_pressure(conversation_id, None)
                 service.keep_recall(conversation_id, assembled)  # as freezing the request would
                 view, report = assembled.view, assembled.report
-                ids = tokenizer.prompt_tokens(view.messages, service._tools)
+                ids = tokenizer.prompt_tokens(view.messages, service.tool_specs(conversation_id))
                 block = service.segments.active_block(conversation_id)
                 visible = [m.uid for m in transcript.messages(conversation_id)]
                 coverage = check_coverage([(s.uid_start, s.uid_end) for s in block], visible)

@@ -6,6 +6,7 @@ repeatable output); a person's own presets are kept in the encrypted settings ta
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 
 from mfs_desktop.errors import InvalidInput
@@ -112,12 +113,13 @@ def checked_thinking(thinking: ThinkingChoice) -> dict[str, object]:
 
 def configure(session: Session, conversation_id: str, *, system_prompt: str | None = None,
               values: dict[str, object] | None = None, preset: str | None = None,
-              reset: bool = False, recall: bool | None = None,
-              thinking: ThinkingChoice = ThinkingChoice()) -> tuple[ConversationSettings, bool]:
+              reset: bool = False, recall: bool | None = None, thinking: ThinkingChoice = ThinkingChoice(),
+              mcp_servers: list[str] | None = None) -> tuple[ConversationSettings, bool]:
     """Change what is given (a preset first, then single values over it); `reset` returns to
     the defaults; `recall` False answers this conversation without recall (issue 45);
-    `thinking` sets how a thinking model thinks (issue 48). Returns the new settings and
-    whether the system prompt changed."""
+    `thinking` sets how a thinking model thinks (issue 48); `mcp_servers` names the MCP servers
+    this conversation offers (["all"]: every enabled one). Returns the new settings and whether
+    the system prompt changed."""
     current = ConversationSettings() if reset else conversation_settings(session.database, conversation_id)
     chosen: dict[str, object] = {}
     if preset is not None:
@@ -140,6 +142,9 @@ def configure(session: Session, conversation_id: str, *, system_prompt: str | No
     if recall is not None:
         chosen["recall"] = None if recall else False  # None: on, as every conversation starts
     chosen |= checked_thinking(thinking)
+    if mcp_servers is not None:
+        names = sorted({name.strip() for name in mcp_servers if name.strip()})
+        chosen["mcp_servers"] = None if names == ["all"] else json.dumps([] if names == ["none"] else names)
     updated = replace(current, **chosen)  # type: ignore[arg-type]
     return updated, save_conversation_settings(session.database, conversation_id, updated)
 

@@ -4,11 +4,14 @@ message the model can read, never an exception."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from mfs_desktop.errors import NotFound
-from mfs_desktop.runtime.protocol import ToolCall
+from mfs_desktop.runtime.estimate import estimate_text_tokens
+from mfs_desktop.runtime.protocol import ToolCall, ToolSpec
 from mfs_desktop.services.session import Session
 
 RECALL_MAX_MESSAGES = 200
@@ -18,8 +21,22 @@ RECALL_MAX_CHARS = 12_000
 @dataclass(frozen=True)
 class ToolOutcome:
     text: str
-    status: str  # "ok" or "error"
+    status: str  # "ok" or "error" (a denied call is an error the model reads; `approval` says "deny")
     duration_ms: float
+    server: str = ""  # the MCP server that ran it; "" for the app's own tools
+    approval: str = ""  # how the person approved it ("once", "always", "deny"); "" where none was asked
+
+
+class ExternalTools(Protocol):
+    """Tools from outside the app (services/mcp/toolbox.py): offered per conversation, run approved."""
+
+    def specs(self, offered: frozenset[str] | None = None) -> tuple[ToolSpec, ...]: ...
+
+    def owns(self, name: str) -> bool: ...
+
+    def run(self, call: ToolCall, cancel: threading.Event | None = None) -> ToolOutcome: ...
+
+    def close(self) -> None: ...
 
 
 class ToolError(Exception):
@@ -48,11 +65,35 @@ def _text(arguments: dict, name: str, limit: int) -> str:
     return value
 
 
-class ToolRunner:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+def kept_within(session: Session, text: str, tokens: int) -> tuple[str, str | None]:
+    """A tool result as the request will carry it: whole when it fits in `tokens`, else its
+    start with a marker naming the snapshot that keeps the whole of it (read_document pages
+    through it). Returns the text and the snapshot's sha256 (None when nothing was cut)."""
+    if estimate_text_tokens(text) <= tokens:
+        return text, None
+    snapshot = session.attachments.put(text.encode("utf-8"), name="tool result", media_type="text/plain").sha256
+    room = max(tokens - 80, tokens // 2)  # the marker's own words
+    low, high = 0, len(text)
+    while low < high:  # the longest start that fits; estimates are monotone in length
+        middle = (low + high + 1) // 2
+        if estimate_text_tokens(text[:middle]) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    marker = (f"\n[… cut at {low:,} of {len(text):,} characters. The whole result is document snapshot "
+              f"{snapshot[:12]}: call read_document with that snapshot, an offset and a length to read on.]")
+    return text[:low] + marker, snapshot
 
-    def run(self, conversation_id: str, call: ToolCall, call_uid: int) -> ToolOutcome:
+
+class ToolRunner:
+    def __init__(self, session: Session, external: ExternalTools | None = None) -> None:
+        self.session = session
+        self.external = external
+
+    def run(self, conversation_id: str, call: ToolCall, call_uid: int,
+            cancel: threading.Event | None = None) -> ToolOutcome:
+        if self.external is not None and self.external.owns(call.name):
+            return self.external.run(call, cancel)
         started = time.perf_counter()
         try:
             try:

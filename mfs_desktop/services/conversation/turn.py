@@ -22,6 +22,7 @@ from mfs_desktop.context.send_view import ViewReport
 from mfs_desktop.context.snapshot import SendView, thaw
 from mfs_desktop.runtime.protocol import ChatMessage, ToolCall, Usage
 from mfs_desktop.services.conversation.owner import this_process
+from mfs_desktop.services.conversation.tools import kept_within
 from mfs_desktop.store.generations import GenerationRecord, GenerationStatus
 from mfs_desktop.store.models import Conversation, Message, MessageDraft, sha256_text
 from mfs_desktop.store.segment_records import SegmentDraft
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from mfs_desktop.store.segments import SegmentStore
 
 log = logging.getLogger(__name__)
+
+TOOL_LIMIT = "tool_limit"  # a finish reason: the model kept calling tools past the round limit
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class TurnParts:
     tool_specs: Sequence[ToolSpec]
     max_tool_rounds: int
     window: int
+    tool_result_tokens: int  # one result's share of the window; the rest is kept as a snapshot
     warm_start: WarmStart | None
     schedule: Callable[[str, float, int], None]  # conversation, next request's share of the window, block tokens
     schedule_compaction: Callable[[str], None]
@@ -121,7 +125,7 @@ class Turn:
             stored = parts.session.transcript.messages(generation.conversation_id, uid_from=generation.user_uid)
             done = [m for m in stored if m.generation_id == generation.id]
         messages = [*request.view.messages, *(to_chat_message(m) for m in done)]
-        rounds = sum(1 for m in done if m.role == "tool")
+        rounds = sum(1 for m in done if m.role == "tool")  # a resumed turn counts each call a round: it ends sooner
         usages: list[Usage] = []
         thoughts: list[str] = []  # every round's thinking, kept with the answer it led to
         started = time.perf_counter()
@@ -136,10 +140,15 @@ class Turn:
                 thoughts += [completion.thinking] if completion.thinking else []
                 if completion.prompt_reported:
                     parts.meter.observe(generation.conversation_id, messages, completion.usage.prompt_tokens)
-                if completion.tool_call is None or completion.finish_reason != "tool_call":
+                if not completion.tool_calls or completion.finish_reason != "tool_call":
                     break
-                exchange = self._call_tool(completion.tool_call, rounds)
-                messages.extend(to_chat_message(m) for m in exchange)
+                if rounds >= parts.max_tool_rounds:  # asked for text, the endpoint called again: nothing more runs
+                    log.warning("generation %s: tool calls past the round limit (%d); stopped", generation.id, rounds)
+                    completion = dataclasses.replace(completion, finish_reason=TOOL_LIMIT)
+                    break
+                for call in completion.tool_calls:  # every call of the answer, in its order
+                    exchange = self._call_tool(call, len(messages), cancel)
+                    messages.extend(to_chat_message(m) for m in exchange)
                 rounds += 1
         except BaseException as exc:
             parts.generations.mark(generation.id, GenerationStatus.FAILED, error=type(exc).__name__)
@@ -181,16 +190,18 @@ class Turn:
         earlier = self.parts.session.transcript.messages(conversation_id, uid_to=first_uid - 1)
         return uncovered_before(earlier, block, first_uid)
 
-    def _call_tool(self, call: ToolCall, round_index: int) -> list[Message]:
+    def _call_tool(self, call: ToolCall, position: int, cancel: threading.Event) -> list[Message]:
         generation, parts = self.generation, self.parts
-        call_id = call.call_id or f"call-{generation.id[:8]}-{round_index}"
+        call_id = call.call_id or f"call-{generation.id[:8]}-{position}"
         # The call is stored (with its result) after it runs; this worker is the only writer
         # of this conversation's messages meanwhile, so the uid it will get is known now.
         call_uid = parts.session.transcript.next_uid(generation.conversation_id)
-        outcome = parts.tools.run(generation.conversation_id, call, call_uid)
+        outcome = parts.tools.run(generation.conversation_id, call, call_uid, cancel)
         log.info("generation %s: tool %s %s in %.1f ms", generation.id, call.name, outcome.status, outcome.duration_ms)
-        return parts.generations.commit_tool_exchange(generation, call.name, call.arguments, call_id, outcome.text,
-                                                     outcome.status, outcome.duration_ms)
+        text, snapshot = kept_within(parts.session, outcome.text, parts.tool_result_tokens)
+        return parts.generations.commit_tool_exchange(
+            generation, call.name, call.arguments, call_id, text, outcome.status, outcome.duration_ms,
+            server=outcome.server or None, approval=outcome.approval or None, full_result_sha256=snapshot)
 
 
 def _summed(usages: list[Usage]) -> Usage:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from mfs_desktop.errors import InvalidInput
 from mfs_desktop.runtime.endpoint_switch import Endpoint
+from mfs_desktop.services.secrets import drop_secret, keep_secret, keychain_entry, read_secret
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
-from mfs_desktop.vault import keychain
-from mfs_desktop.vault.vault_file import read_vault
 
 ROLES = ("primary", "fallback")
 # One sentence per role, so a translation names the role in its own words.
@@ -25,8 +24,7 @@ _NO_MODEL = {"primary": QT_TRANSLATE_NOOP("", "The primary endpoint needs a mode
 
 def key_home(session: Session, role: str) -> str:
     """The keychain entry for this endpoint's key, or "" when keys stay in the database."""
-    record = read_vault(session.data_dir.vault)
-    return f"{record.database_id}-endpoint-{role}" if record.mode == "keychain" else ""
+    return keychain_entry(session, f"endpoint-{role}")
 
 
 def check_endpoint(role: str, url: str, model: str) -> None:
@@ -43,16 +41,9 @@ def save_endpoint(session: Session, role: str, url: str, model: str, api_key: st
     """Save, and say where the key went ("keychain", "database" or "" when there is none)."""
     check_endpoint(role, url, model)
     settings = SettingsStore(session.database)
-    keychain_user = key_home(session, role)
-    if keychain_user and api_key:
-        keychain.store_secret(keychain_user, api_key, "the endpoint key")
-        settings.set_secret(f"endpoint.{role}.key", "")
-    else:
-        if keychain_user:
-            keychain.forget_key(keychain_user)
-        settings.set_secret(f"endpoint.{role}.key", api_key)
-    settings.set(f"endpoint.{role}", {"url": url, "model": model.strip(),
-                                      "keychain_user": keychain_user if api_key else ""})
+    keychain_user = keep_secret(session, f"endpoint.{role}.key", api_key, "the endpoint key",
+                                entry_name=f"endpoint-{role}")
+    settings.set(f"endpoint.{role}", {"url": url, "model": model.strip(), "keychain_user": keychain_user})
     if not api_key:
         return ""
     return "keychain" if keychain_user else "database"
@@ -61,10 +52,8 @@ def save_endpoint(session: Session, role: str, url: str, model: str, api_key: st
 def clear_endpoint(session: Session, role: str) -> None:
     settings = SettingsStore(session.database)
     stored = settings.get(f"endpoint.{role}") or {}
-    if stored.get("keychain_user"):
-        keychain.forget_key(stored["keychain_user"])
+    drop_secret(session.database, f"endpoint.{role}.key", stored.get("keychain_user", ""))
     settings.delete(f"endpoint.{role}")
-    settings.set_secret(f"endpoint.{role}.key", "")
 
 
 def load_endpoint(database: Database, role: str) -> Endpoint | None:
@@ -72,8 +61,5 @@ def load_endpoint(database: Database, role: str) -> Endpoint | None:
     stored = settings.get(f"endpoint.{role}")
     if not stored:
         return None
-    if stored.get("keychain_user"):
-        api_key = keychain.load_secret(stored["keychain_user"]) or ""
-    else:
-        api_key = settings.secret(f"endpoint.{role}.key")
+    api_key = read_secret(database, f"endpoint.{role}.key", stored.get("keychain_user", ""))
     return Endpoint(stored["url"], stored["model"], api_key)

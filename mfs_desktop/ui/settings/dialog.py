@@ -39,6 +39,7 @@ from mfs_desktop.store.conversation_models import ConversationModel
 from mfs_desktop.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, error_text, tr
 from mfs_desktop.ui.settings.memory import MemoryPageMixin
 from mfs_desktop.ui.settings.models_page import ModelsPage, fit_text
+from mfs_desktop.ui.settings.tools_page import ToolsPage
 from mfs_desktop.ui.settings.trash_page import TrashPage
 
 PROVIDER_LABELS = {"embedded": QT_TRANSLATE_NOOP("", "This computer (llama.cpp, GGUF file)"),
@@ -113,6 +114,8 @@ class SettingsDialog(MemoryPageMixin, QDialog):
         self.conversation_model: ConversationModelEdit | None = None
         self.models_page = ModelsPage(session, self._use_model, conversation_id)
         self.tabs.insertTab(1, self.models_page, tr("Models"))
+        self.tools_page = ToolsPage(session, self._show_error)
+        self.tabs.addTab(self.tools_page, tr("Tools"))
         self.trash_page = TrashPage(session, self._notify_restored, self._show_error)
         self.tabs.addTab(self.trash_page, tr("Trash"))
         self.error = QLabel()

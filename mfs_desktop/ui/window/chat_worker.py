@@ -16,6 +16,7 @@ from mfs_desktop.services.conversation.background import GENERATION_NICENESS, lo
 from mfs_desktop.services.conversation.chat import ChatService
 from mfs_desktop.services.conversation.composer import Outgoing
 from mfs_desktop.services.conversation.inspect import inspect_conversation
+from mfs_desktop.services.mcp.toolbox import Approver, deny_every_call, toolbox_for
 from mfs_desktop.services.models.choice import ModelChoice, build_model, compactor_factory
 from mfs_desktop.services.preferences import load_preferences
 from mfs_desktop.services.session import Session
@@ -36,14 +37,25 @@ class ChatWorker(QObject):
     warming = Signal(str)  # a warm-up of this conversation's cache started
     warmed = Signal(str, object)  # conversation id, Warmed (or None: nothing to warm)
 
-    def __init__(self, session: Session, choice: ModelChoice) -> None:
+    def __init__(self, session: Session, choice: ModelChoice, approver: Approver = deny_every_call) -> None:
+        """`approver` is asked before each MCP tool call (on this worker's thread)."""
         super().__init__()
+        self._approver = approver
         self._sinks = Sinks(self.piece.emit, self.thought.emit)
         self._session = session
         self._choice = choice
         self._service: ChatService | None = None
         self._cancel = threading.Event()
         self._warm_cancel = threading.Event()
+
+    @Slot()
+    def reload_tools(self) -> None:
+        """Settings › Tools changed: the next request offers the servers as they are now."""
+        if self._service is not None:
+            old = self._service.tools.external
+            self._service.tools.external = toolbox_for(self._session.database, self._approver)
+            if old is not None:
+                old.close()
 
     @Slot()
     def load(self) -> None:
@@ -56,7 +68,8 @@ class ChatWorker(QObject):
         cache = load_preferences(self._session.database).cache_bytes
         self._service = ChatService(self._session, model, provider=self._choice.provider, window=self._choice.window,
                                     cache_bytes=cache,
-                                    compactor_factory=compactor_factory(self._choice, self._session.database))
+                                    compactor_factory=compactor_factory(self._choice, self._session.database),
+                                    external_tools=toolbox_for(self._session.database, self._approver))
         self._service.precompactor.listeners.append(self._compaction_progress)
         self.ready.emit(model.name)
 
@@ -148,8 +161,8 @@ class ChatWorker(QObject):
 _running: set[tuple[QThread, ChatWorker]] = set()
 
 
-def start_worker(session: Session, choice: ModelChoice, owner: QObject,
-                 wire: Callable[[ChatWorker], None]) -> tuple[QThread, ChatWorker]:
+def start_worker(session: Session, choice: ModelChoice, owner: QObject, wire: Callable[[ChatWorker], None],
+                 approver: Approver = deny_every_call) -> tuple[QThread, ChatWorker]:
     """Start the worker thread; it stops when `owner` is destroyed, if not before.
 
     `wire` connects the worker's signals before the thread starts: a model that loads at once
@@ -157,7 +170,7 @@ def start_worker(session: Session, choice: ModelChoice, owner: QObject,
     wait for it forever."""
     thread = QThread()
     thread.setObjectName("generation")
-    worker = ChatWorker(session, choice)
+    worker = ChatWorker(session, choice, approver)
     worker.moveToThread(thread)
     wire(worker)
     entry = (thread, worker)

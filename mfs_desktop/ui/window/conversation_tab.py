@@ -6,7 +6,7 @@ default (or an endpoint's own) applies. Saving runs on the operation pool.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -32,6 +34,7 @@ from mfs_desktop.services.conversation.settings import (
     presets,
     save_preset,
 )
+from mfs_desktop.services.mcp.servers import servers as mcp_servers
 from mfs_desktop.services.session import Session
 from mfs_desktop.store.conversation_settings import SAMPLING_FIELDS, conversation_settings
 from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, error_text, tr
@@ -87,6 +90,10 @@ class ConversationTab(QWidget):
         form.addRow(tr("Thinking"), self.thinking)
         form.addRow(tr("Thinking cap (tokens)"), self.thinking_cap)
         form.addRow(tr("Reasoning effort (endpoints)"), self.effort)
+        self.servers = QListWidget()  # the MCP servers offered here; all checked: every enabled one
+        self.servers.setMaximumHeight(72)
+        self.servers.setToolTip(tr("The MCP servers (Settings › Tools) whose tools this conversation offers."))
+        form.addRow(tr("Tool servers"), self.servers)
         self.save_button, reset = QPushButton(tr("Save")), QPushButton(tr("Defaults"))
         as_preset = QPushButton(tr("Save as preset…"))
         self.save_button.clicked.connect(self.save)
@@ -153,7 +160,24 @@ class ConversationTab(QWidget):
         self.effort.setCurrentIndex(max(0, self.effort.findData(settings.reasoning_effort if settings else None)))
         cap = settings.thinking_tokens if settings else None
         self.thinking_cap.setValue(cap if cap else self.thinking_cap.minimum())
+        self._fill_servers(settings.offered_servers() if settings else None)
         self.status.clear()
+
+    def _fill_servers(self, offered: frozenset[str] | None) -> None:
+        self.servers.clear()
+        for server in mcp_servers(self.session.database):
+            if server.enabled:
+                item = QListWidgetItem(server.name)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                on = offered is None or server.name in offered
+                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+                self.servers.addItem(item)
+        self.servers.setVisible(self.servers.count() > 0)
+
+    def chosen_servers(self) -> list[str]:
+        items = [self.servers.item(i) for i in range(self.servers.count())]
+        checked = [item.text() for item in items if item.checkState() == Qt.CheckState.Checked]
+        return ["all"] if len(checked) == len(items) else (checked or ["none"])
 
     def _apply_preset(self) -> None:
         name = self.chosen_preset()
@@ -175,10 +199,11 @@ class ConversationTab(QWidget):
         thinking = ThinkingChoice() if reset else ThinkingChoice(
             self.thinking.currentData() or "default", 0 if cap == self.thinking_cap.minimum() else cap,
             self.effort.currentData() or "default")
+        servers = ["all"] if reset else self.chosen_servers()
 
         def work() -> bool:
             _, changed = configure(session, conversation_id, system_prompt=prompt, values=values, preset=preset,
-                                   reset=True, recall=recall, thinking=thinking)
+                                   reset=True, recall=recall, thinking=thinking, mcp_servers=servers)
             return changed
 
         run_operation(work, self._saved, self._failed, owner=self)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from mfs_desktop.errors import EnvironmentFault
 from mfs_desktop.services.conversation.chat import TurnResult
+from mfs_desktop.services.conversation.turn import TOOL_LIMIT
 from mfs_desktop.store.generations import GenerationStore, answer_alternatives
 from mfs_desktop.ui.i18n import error_text, tr
 from mfs_desktop.ui.operations import run_operation
@@ -131,6 +132,8 @@ class GenerationMixin:
             self.usage_label.setText(self.usage_label.text() + " · " + tr(
                 "{count} oldest messages not sent (window full)").format(count=result.messages_left_out))
         note = tr("Stopped: the partial answer is kept.") if result.status == "partial" else tr("Answer stored.")
+        if result.finish_reason == TOOL_LIMIT:
+            note += " " + tr("The model kept calling tools past the limit; nothing more was run.")
         if usage.thinking_capped:
             note += " " + tr("The thinking reached its cap and was cut short (conversation settings: thinking cap).")
         self.statusBar().showMessage(note, 5000)

@@ -42,6 +42,7 @@ from mfs_desktop.ui.window.search import SearchMixin
 from mfs_desktop.ui.window.side_panels import PanelsMixin
 from mfs_desktop.ui.window.status_overlay import StatusOverlay
 from mfs_desktop.ui.window.stream import PAGE, StreamMixin  # noqa: F401 (PAGE: tests page by it)
+from mfs_desktop.ui.window.tool_approval import ApprovalBridge
 
 LIVE_FLUSH_MS = 50  # a streamed answer is redrawn at most 20 times a second
 class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, GenerationMixin, PanelsMixin, SearchMixin,
@@ -53,6 +54,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
     edit_requested = Signal(str, int, str)
     inspect_requested = Signal(str)
     open_requested = Signal(str)
+    tools_changed = Signal()  # Settings › Tools saved a change: the worker offers the servers anew
 
     def __init__(self, session: Session, model_choice: ModelChoice | None = None) -> None:
         """`model_choice` overrides the saved preferences' model (the CLI and tests use it)."""
@@ -66,6 +68,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self.model_ready, self.model_name = False, ""
         self.organizing = False
         self._live_answer, self._live_thinking = "", ""
+        self.approvals = ApprovalBridge(self)  # the worker asks here before an MCP tool runs
         self._thought_began = self._thought_ended = 0.0  # monotonic seconds of the live thought
         self._next_model: ModelChoice | None = None
         self._restarting = False
@@ -92,7 +95,8 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
 
     def _start_model(self, choice: ModelChoice) -> None:
         self.model_choice = choice
-        self._thread, self.worker = start_worker(self.session, choice, self, self._wire_worker)
+        self._thread, self.worker = start_worker(self.session, choice, self, self._wire_worker,
+                                                 self.approvals.approve)
         self._restarting = False
 
     def _wire_worker(self, worker: ChatWorker) -> None:
@@ -104,7 +108,8 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
                              (worker.warming, self._warming), (worker.warmed, self._warmed),
                              (self.regenerate_requested, worker.regenerate),
                              (self.edit_requested, worker.edit_and_resend), (self.inspect_requested, worker.inspect),
-                             (self.open_requested, worker.open_conversation)):
+                             (self.open_requested, worker.open_conversation),
+                             (self.tools_changed, worker.reload_tools)):
             signal.connect(slot)
 
     def _maybe_restart_model(self) -> None:
@@ -119,7 +124,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
         self._restarting, self.model_choice = True, choice
         old_thread, old_worker = self._thread, self.worker
         for signal in (self.send_requested, self.regenerate_requested, self.edit_requested, self.inspect_requested,
-                       self.open_requested):
+                       self.open_requested, self.tools_changed):
             signal.disconnect()
         old_worker.blockSignals(True)
         self.model_ready = False
@@ -338,6 +343,7 @@ class MainWindow(ConversationListMixin, OrganizeMixin, ComposingMixin, Generatio
 
     def shutdown(self) -> None:
         """Stop any answer and the worker thread before the session closes."""
+        self.approvals.close()
         stop_worker(self._thread, self.worker)
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's naming)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from mfs_desktop.services.conversation.tools import readable_arguments
+from mfs_desktop.services.display import shown
 from mfs_desktop.store.ledger import PREFIX_CHANGING, LedgerEntry
 from mfs_desktop.store.trajectory import TrajectoryEntry
 from mfs_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
@@ -236,12 +237,17 @@ class ContextLayersTab(QWidget):
         self.detail.setHtml("".join(parts))
 
 
+APPROVAL_LABEL = {"once": QT_TRANSLATE_NOOP("", "once"), "always": QT_TRANSLATE_NOOP("", "always"),
+                  "deny": QT_TRANSLATE_NOOP("", "denied")}
+
+
 class TrajectoryTab(QWidget):
     """Every tool call of the conversation from the store, in order."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.table = _readonly_table(["#", tr("time"), tr("tool"), tr("arguments"), tr("status"), "ms", tr("result")])
+        self.table = _readonly_table(["#", tr("time"), tr("server"), tr("tool"), tr("arguments"), tr("approved"),
+                                      tr("status"), "ms", tr("result")])
         self.table.cellDoubleClicked.connect(self._expand)
         self.result = QTextBrowser()
         self.result.setPlaceholderText(tr("Double-click a call to read its whole result."))
@@ -262,8 +268,10 @@ class TrajectoryTab(QWidget):
         self._entries = entries
         for row, (entry, result) in enumerate(entries):
             preview = result if len(result) <= RESULT_PREVIEW_CHARS else result[:RESULT_PREVIEW_CHARS] + "…"
-            values = [str(row + 1), _when(entry.created_at, "%H:%M:%S"), entry.tool_name,
-                      readable_arguments(entry.arguments), entry.status, f"{entry.duration_ms or 0:.1f}", preview]
+            values = [str(row + 1), _when(entry.created_at, "%H:%M:%S"), entry.server or tr("(this app)"),
+                      entry.tool_name, shown(readable_arguments(entry.arguments)),
+                      tr(APPROVAL_LABEL[entry.approval]) if entry.approval in APPROVAL_LABEL else "—",
+                      entry.status, f"{entry.duration_ms or 0:.1f}", preview]
             for column, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if column == 1:
@@ -272,8 +280,9 @@ class TrajectoryTab(QWidget):
 
     def _expand(self, row: int, _column: int) -> None:
         entry, result = self._entries[row]
+        where = f"{entry.server} · " if entry.server else ""
         self.result.setPlainText("\n\n".join((
-            f"{entry.tool_name} · {entry.status} · {entry.duration_ms or 0:.1f} ms",
+            f"{where}{entry.tool_name} · {entry.status} · {entry.duration_ms or 0:.1f} ms",
             tr("Arguments") + "\n" + readable_arguments(entry.arguments), tr("Result") + "\n" + result)))
 
 

@@ -77,7 +77,10 @@ class PanelsMixin:
         for index in range(dialog.tabs.count()):
             if page and dialog.tabs.tabText(index) == tr(page):
                 dialog.tabs.setCurrentIndex(index)
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+        accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
+        if dialog.tools_page.changed:  # saved as they were made, whether or not Save was pressed
+            self.tools_changed.emit()
+        if accepted:
             self.apply_settings(dialog.choice())
 
     def apply_settings(self, choice: SettingsChoice) -> None:

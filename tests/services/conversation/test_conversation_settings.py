@@ -91,7 +91,7 @@ def test_the_command_line_configures_and_chat_flags_still_win(tmp_path) -> None:
     assert json.loads(done.stdout.splitlines()[0]) | {} == {
         "system_prompt": "Be terse.", "temperature": 1.0, "top_p": 0.98, "top_k": 100, "min_p": 0.02,
         "repeat_penalty": 1.1, "max_tokens": None, "seed": 9, "preset": "creative", "recall": None,
-        "thinking": None, "thinking_tokens": None, "reasoning_effort": None}
+        "thinking": None, "thinking_tokens": None, "reasoning_effort": None, "mcp_servers": None}
     assert "re-reads the context" in done.stdout
     off = run_cli("configure", "--conversation", conversation, "--recall", "off", "--json", data_dir=data)
     assert json.loads(off.stdout.splitlines()[0])["recall"] is False
