@@ -10,7 +10,7 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/services/conversation/notices.py" line="+37"/>
+        <location filename="../mfs_desktop/services/conversation/notices.py" line="+38"/>
         <source>Context compacted: {before} → {after} tokens</source>
         <translation>上下文已压缩：{before} → {after} token</translation>
     </message>
@@ -55,7 +55,12 @@
         <translation>系统提示词已更改：下一次回复会重新读取上下文</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>The tools offered changed ({count} now): this reply re-reads the context</source>
+        <translation>提供的工具变了（现在 {count} 个）：这次回复会重新读取上下文</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Recalled {count} earlier messages from {first} to {last}</source>
         <translation>找回了 {first} 至 {last} 的 {count} 条较早的消息</translation>
     </message>
@@ -2406,7 +2411,7 @@ Import them?</source>
         <translation>{path} 不含聊天模板；请选择经过指令微调的 GGUF 模型。</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+166"/>
         <source>The prompt needs {count} tokens; the model window is {window}.</source>
         <translation>提示需要 {count} 个 token，而模型窗口只有 {window} 个。</translation>
     </message>
@@ -3057,7 +3062,7 @@ Import them?</source>
         <translation>对话 {id} 的当前视图中没有消息 {uid}。</translation>
     </message>
     <message>
-        <location filename="../mfs_desktop/runtime/chat_template.py" line="+260"/>
+        <location filename="../mfs_desktop/runtime/chat_template.py" line="+284"/>
         <source>The chat template of {name} cannot be used: {reason}. Use a known family&apos;s template instead: mfs-desktop models use {path} --template {families} (or Settings › Models).</source>
         <translation>{name} 的对话模板无法使用：{reason}。请改用常见系列的模板：mfs-desktop models use {path} --template {families}（或在 设置 › 模型 中选择）。</translation>
     </message>

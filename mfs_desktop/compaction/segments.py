@@ -166,8 +166,17 @@ def held_sentences(items: Sequence[GuideItem], facts: Sequence[str]) -> frozense
                       *map(fact_text, facts)])
 
 
+def fact_source(message: Message) -> str:
+    """A message's words for the fact track. A tool call has none of its own: its name and
+    arguments stand in (the path it read, the command it ran), so the facts of its result keep
+    what they were facts of when the result itself has left the window."""
+    if message.role == "assistant" and message.tool_name and not message.text.strip():
+        return f"{message.tool_name} {message.tool_arguments or ''}"
+    return message.text
+
+
 def fact_lines(messages: Sequence[Message], profile: ContextProfile, count: Counter) -> tuple[tuple[str, ...], int]:
-    facts: list[Fact] = extract_facts((m.uid, m.text, m.role) for m in messages)
+    facts: list[Fact] = extract_facts((m.uid, fact_source(m), m.role) for m in messages)
     kept, dropped = within_budget(facts, profile.fact_lines, profile.fact_tokens, count)
     return tuple(fact.render() for fact in kept), dropped
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -185,9 +186,11 @@ class ChatTemplate:
         self._template = self._guarded(lambda: self._environment.parsed(source))
         self.system_role = system_role if system_role is not None else self._takes_system_role()
 
-    def render(self, messages: Sequence[Mapping[str, str]], *, enable_thinking: bool | None = None) -> str:
+    def render(self, messages: Sequence[Mapping[str, str]], *, enable_thinking: bool | None = None,
+               tools: Sequence[dict] | None = None) -> str:
         """The prompt for `messages`, opened for the assistant's answer; `enable_thinking` is the
-        name Qwen3's templates (and others after them) read, passed only when chosen."""
+        name Qwen3's templates (and others after them) read, passed only when chosen; `tools`
+        (OpenAI-style function specs) for a template that describes tools itself."""
         wire = [dict(m) for m in messages]
         if not self.system_role and wire and wire[0]["role"] == "system":
             system = wire.pop(0)["content"]
@@ -195,17 +198,32 @@ class ChatTemplate:
                 wire[0] = {"role": "user", "content": system + "\n\n" + wire[0]["content"]}
             else:
                 wire.insert(0, {"role": "user", "content": system})
-        limit = OUTPUT_FLOOR_CHARS + OUTPUT_PER_INPUT_CHAR * sum(len(m["content"]) for m in wire)
+        given = sum(len(m["content"]) for m in wire) + (len(json.dumps(list(tools))) if tools else 0)
+        limit = OUTPUT_FLOOR_CHARS + OUTPUT_PER_INPUT_CHAR * given
         self._environment.output_limit = limit
-        chosen = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+        chosen: dict[str, Any] = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+        if tools:
+            chosen["tools"] = list(tools)
         return self._guarded(lambda: self._joined(wire, limit, chosen))
 
-    def _joined(self, wire: list[dict[str, str]], limit: int, chosen: dict[str, bool]) -> str:
+    @cached_property
+    def speaks_tool_calls(self) -> bool:
+        """Whether this template describes tools itself and asks for the calls as tagged JSON
+        (`<tool_call>{"name": …, "arguments": …}</tool_call>`: Qwen2.5, Qwen3, SmolLM3, EXAONE,
+        Hermes) — the form the embedded model's call watcher reads. Such a template is given the
+        tools; any other gets the app's own instructions in the system prompt."""
+        try:
+            shown = self.render(sample_conversation(), tools=[SAMPLE_TOOL])
+        except TemplateFailed:
+            return False
+        return SAMPLE_TOOL_NAME in shown and bool(_TAGGED_CALL.search(shown))
+
+    def _joined(self, wire: list[dict[str, str]], limit: int, chosen: dict) -> str:
         pieces, size = [], 0
         # The names llama-cpp-python's formatter passes, so a template sees what it sees there.
         names = {"add_generation_prompt": True, "raise_exception": _raise_exception, "strftime_now": _strftime_now,
                  "tools": None, "tool_choice": None, "functions": None, "function_call": None}
-        for piece in self._template.generate(messages=wire, **names, **chosen, **self._tokens):
+        for piece in self._template.generate(messages=wire, **{**names, **chosen}, **self._tokens):
             size += len(piece)
             if size > limit:
                 raise _TooBig(f"more than {limit:,} characters of prompt")
@@ -244,6 +262,13 @@ class ChatTemplate:
         except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
                 RecursionError, MemoryError) as error:
             raise TemplateFailed(f"the template fails: {type(error).__name__}: {str(error)[:200]}") from None
+
+
+SAMPLE_TOOL_NAME = "look_up_sample_zq"  # no real tool is called this: its presence means the template wrote it
+SAMPLE_TOOL: dict[str, Any] = {"type": "function", "function": {
+    "name": SAMPLE_TOOL_NAME, "description": "Look a word up.",
+    "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}}}
+_TAGGED_CALL = re.compile(r'<tool_call>\s*\{\s*\\?"name"')
 
 
 def sample_conversation() -> list[dict[str, str]]:

@@ -106,13 +106,15 @@ class EmbeddedModel:
         "off" is passed as `enable_thinking` (Qwen3's switch; other templates ignore it), and "off"
         also closes a thinking the template opened by itself."""
         wire: list[Any] = [{"role": m.role, "content": self._without_control(message_content(m))} for m in messages]
-        if tools:
+        native = bool(tools) and self._template.speaks_tool_calls  # the template describes tools in its own words
+        if tools and not native:
             if wire and wire[0]["role"] == "system":
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
             else:
                 wire.insert(0, {"role": "system", "content": tool_instructions(tools)})
         try:
-            prompt = self._template.render(wire, enable_thinking=None if thinking is None else thinking == "on")
+            prompt = self._template.render(wire, enable_thinking=None if thinking is None else thinking == "on",
+                                           tools=[tool.as_openai() for tool in tools] if native else None)
         except TemplateFailed as reason:
             raise template_unusable(self._path, self._template.source, str(reason)) from None
         return without_opened_thinking(prompt) if thinking == "off" else prompt

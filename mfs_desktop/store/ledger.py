@@ -38,6 +38,7 @@ class LedgerEvent(StrEnum):
     HARD_LINE = "hard_line"  # compaction could not bring the request under the hard line
     SYSTEM_PROMPT = "system_prompt"  # the conversation's system prompt was changed
     RECALL = "recall"  # earlier messages brought back into a request (issue 45)
+    TOOLS = "tools"  # the tools a request offers changed: an MCP server added, removed or switched (issue 49)
 
 
 class LedgerOutcome(StrEnum):

@@ -33,7 +33,7 @@ from mfs_desktop.services.conversation.intake import queue_message, refuse_unsen
 from mfs_desktop.services.conversation.owner import claimable, is_running, owner_pid, this_process
 from mfs_desktop.services.conversation.recall import keep_recall, kept_recalls, recall_for_input
 from mfs_desktop.services.conversation.settings import effective_sampling
-from mfs_desktop.services.conversation.tools import ExternalTools, ToolRunner
+from mfs_desktop.services.conversation.tools import ExternalTools, ToolRunner, note_offered_tools
 from mfs_desktop.services.conversation.turn import (
     Assembled,
     Turn,
@@ -278,6 +278,7 @@ class ChatService(CompactionSchedule):
         self.last_report = report
         sampling = effective_sampling(self.sampling, conversation_settings(self.session.database, conversation_id),
                                       self.sampling_overrides)
+        note_offered_tools(self.session.database, conversation_id, self.tool_specs(conversation_id))
         snapshot, fingerprint = freeze(FrozenRequest(view, sampling, self.model.name))
         self.keep_recall(conversation_id, assembled)
         generation_id = self.generations.freeze(

@@ -11,6 +11,7 @@ from mfs_desktop.store.ledger import LedgerEntry, LedgerOutcome
 from mfs_desktop.translatable import QT_TRANSLATE_NOOP
 
 _CLEARED = re.compile(r"^(\d+) old tool results")
+_TOOLS = re.compile(r"^the tools offered changed: (\d+) tools now")
 _RECALLED = re.compile(r"^recalled (\d+) earlier messages from (.+?)(?: to (.+?))? \(")
 
 
@@ -65,6 +66,9 @@ def notice_for(entry: LedgerEntry) -> Notice | None:
         text = QT_TRANSLATE_NOOP("", "Unpinned a message: the next reply re-reads the context")
     elif entry.event == "system_prompt":
         text = QT_TRANSLATE_NOOP("", "System prompt changed: the next reply re-reads the context")
+    elif entry.event == "tools" and (found := _TOOLS.match(entry.detail)):
+        text = QT_TRANSLATE_NOOP("", "The tools offered changed ({count} now): this reply re-reads the context")
+        values = (("count", found.group(1)),)
     elif entry.event == "recall" and (found := _RECALLED.match(entry.detail)):
         if found.group(3):
             text = QT_TRANSLATE_NOOP("", "Recalled {count} earlier messages from {first} to {last}")

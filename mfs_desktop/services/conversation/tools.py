@@ -3,9 +3,11 @@ message the model can read, never an exception."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -13,6 +15,9 @@ from mfs_desktop.errors import NotFound
 from mfs_desktop.runtime.estimate import estimate_text_tokens
 from mfs_desktop.runtime.protocol import ToolCall, ToolSpec
 from mfs_desktop.services.session import Session
+from mfs_desktop.store import ledger
+from mfs_desktop.store.database import Database
+from mfs_desktop.store.settings import SettingsStore
 
 RECALL_MAX_MESSAGES = 200
 RECALL_MAX_CHARS = 12_000
@@ -83,6 +88,23 @@ def kept_within(session: Session, text: str, tokens: int) -> tuple[str, str | No
     marker = (f"\n[… cut at {low:,} of {len(text):,} characters. The whole result is document snapshot "
               f"{snapshot[:12]}: call read_document with that snapshot, an offset and a length to read on.]")
     return text[:low] + marker, snapshot
+
+
+def note_offered_tools(database: Database, conversation_id: str, specs: Sequence[ToolSpec]) -> bool:
+    """The tools a request offers ride in its prefix: a change since this conversation's last
+    request (a server added, removed, switched off, or offering other tools) is an event,
+    recorded in the ledger and shown once in the stream. True when it was one."""
+    digest = hashlib.sha256(json.dumps([spec.as_openai() for spec in specs], sort_keys=True).encode()).hexdigest()
+    settings, key = SettingsStore(database), f"offered_tools.{conversation_id}"
+    previous = settings.get(key)
+    if previous == digest:
+        return False
+    settings.set(key, digest)
+    if previous is None:  # the conversation's first request: nothing was cached to lose
+        return False
+    ledger.record(database, conversation_id, ledger.LedgerEvent.TOOLS, ledger.LedgerOutcome.CHANGED,
+                  f"the tools offered changed: {len(specs)} tools now")
+    return True
 
 
 class ToolRunner:

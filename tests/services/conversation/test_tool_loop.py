@@ -126,3 +126,27 @@ def test_a_long_result_is_cut_to_its_share_and_kept_whole_as_a_snapshot(session)
         assert page.status == "ok" and "characters 100000–100200 of 200000" in page.text and "line 001725" in page.text
     finally:
         service.close()
+
+
+def test_a_change_in_the_tools_offered_is_an_event_shown_once(session) -> None:
+    """Issue 49 item 6: the offered tools ride in the prefix; adding a server mid-conversation
+    re-reads the context once, and the ledger and the stream say so."""
+    from mfs_desktop.services.conversation.notices import notice_for
+    from mfs_desktop.store import ledger
+
+    conversation = session.transcript.create_conversation().id
+    before = ChatService(session, FakeModel(), provider="fake")
+    before.send(conversation, "hello")
+    before.send(conversation, "and again")
+    before.close()
+    _bench(session)
+    after = ChatService(session, FakeModel(), provider="fake",
+                        external_tools=McpToolbox(session.database, lambda _request: ONCE))
+    try:
+        after.send(conversation, "now with tools")
+        after.send(conversation, "and once more")
+    finally:
+        after.close()
+    events = [e for e in ledger.entries(session.database, conversation) if e.event == "tools"]
+    assert len(events) == 1 and events[0].outcome == "changed"
+    assert notice_for(events[0]).text == "The tools offered changed (7 now): this reply re-reads the context"
