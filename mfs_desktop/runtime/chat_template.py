@@ -207,16 +207,20 @@ class ChatTemplate:
         return self._guarded(lambda: self._joined(wire, limit, chosen))
 
     @cached_property
-    def speaks_tool_calls(self) -> bool:
-        """Whether this template describes tools itself and asks for the calls as tagged JSON
-        (`<tool_call>{"name": …, "arguments": …}</tool_call>`: Qwen2.5, Qwen3, SmolLM3, EXAONE,
-        Hermes) — the form the embedded model's call watcher reads. Such a template is given the
-        tools; any other gets the app's own instructions in the system prompt."""
+    def tool_call_form(self) -> str:
+        """How this template, given tools, asks the model to call one — in a form the embedded
+        model's call watcher reads: "tagged" (`<tool_call>{"name": …, "arguments": …}</tool_call>`:
+        Qwen2.5, Qwen3, SmolLM3, EXAONE, Hermes), "bare" (`{"name": function name, "parameters":
+        …}`: Llama 3.x), or "" (no tools of its own, or another form: `[TOOL_CALLS]`, channels,
+        XML arguments) — then the app's own instructions go in the system prompt. Found by
+        rendering a sample tool, not by the model's name."""
         try:
             shown = self.render(sample_conversation(), tools=[SAMPLE_TOOL])
         except TemplateFailed:
-            return False
-        return SAMPLE_TOOL_NAME in shown and bool(_TAGGED_CALL.search(shown))
+            return ""
+        if SAMPLE_TOOL_NAME not in shown:
+            return ""
+        return "tagged" if _TAGGED_CALL.search(shown) else "bare" if _BARE_CALL.search(shown) else ""
 
     def _joined(self, wire: list[dict[str, str]], limit: int, chosen: dict) -> str:
         pieces, size = [], 0
@@ -269,6 +273,8 @@ SAMPLE_TOOL: dict[str, Any] = {"type": "function", "function": {
     "name": SAMPLE_TOOL_NAME, "description": "Look a word up.",
     "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}}}
 _TAGGED_CALL = re.compile(r'<tool_call>\s*\{\s*\\?"name"')
+# an instruction showing a call as a bare object whose name is a placeholder, not a tool's JSON
+_BARE_CALL = re.compile(r'\{\s*\\?"name\\?"\s*:\s*[^"\s{][^,"]{0,40},\s*\\?"(parameters|arguments)\\?"')
 
 
 def sample_conversation() -> list[dict[str, str]]:

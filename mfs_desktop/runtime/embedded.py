@@ -105,8 +105,10 @@ class EmbeddedModel:
         template's own structure is made of them), so no message may spell one. `thinking` "on" /
         "off" is passed as `enable_thinking` (Qwen3's switch; other templates ignore it), and "off"
         also closes a thinking the template opened by itself."""
-        wire: list[Any] = [{"role": m.role, "content": self._without_control(message_content(m))} for m in messages]
-        native = bool(tools) and self._template.speaks_tool_calls  # the template describes tools in its own words
+        form = self._template.tool_call_form if tools else ""  # the template describes tools in its own words
+        native = bool(form)
+        wire: list[Any] = [{"role": m.role, "content": self._without_control(message_content(m, bare=form == "bare"))}
+                           for m in messages]
         if tools and not native:
             if wire and wire[0]["role"] == "system":
                 wire[0] = {"role": "system", "content": wire[0]["content"] + "\n\n" + tool_instructions(tools)}
@@ -249,7 +251,8 @@ class EmbeddedModel:
                                                         "{window}."), count=len(tokens), window=self.window)
         named = [tool for tool in tools if tool.name == tool_choice]
         forced = bool(tools) and (tool_choice == "required" or bool(named))
-        watcher = ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None)
+        watcher = ToolCallWatcher(on_text, enabled=bool(tools) and tool_choice == "auto" and json_schema is None,
+                                  names=frozenset(tool.name for tool in tools))
         # Thinking is told apart before the watcher sees the text; grammar-bound output has none.
         splitter = None if forced or json_schema is not None else ThinkingSplitter(
             thinking_first=opens_thinking(prompt_text), on_thinking=thinking_sink(on_text))

@@ -150,3 +150,24 @@ def test_a_change_in_the_tools_offered_is_an_event_shown_once(session) -> None:
     events = [e for e in ledger.entries(session.database, conversation) if e.event == "tools"]
     assert len(events) == 1 and events[0].outcome == "changed"
     assert notice_for(events[0]).text == "The tools offered changed (7 now): this reply re-reads the context"
+
+
+def test_a_bare_json_call_naming_an_offered_tool_is_a_call_and_other_json_an_answer() -> None:
+    """Llama 3.x templates ask for `{"name": …, "parameters": …}`; small models write it untagged."""
+    names = frozenset({"record_value"})
+    for text, call in [
+        ('{"name": "record_value", "parameters": {"key": "a", "value": "b \\"}\\" c"}}',
+         ToolCall("record_value", '{"key": "a", "value": "b \\"}\\" c"}', "")),
+        ('  {"name": "record_value", "arguments": {"key": "k", "value": "v"}} trailing words',
+         ToolCall("record_value", '{"key": "k", "value": "v"}', "")),
+    ]:
+        shown: list[str] = []
+        watcher = ToolCallWatcher(shown.append, enabled=True, names=names)
+        stopped = [watcher.feed(ch) for ch in text]
+        assert stopped.index(True) == text.index("}}") + 1 and shown == []
+        assert watcher.result(forced=False) == ("", (call,))
+    for text in ('{"answer": 42, "unit": "km"}', '{"name": "not_offered", "parameters": {}}', "{ not json } at all"):
+        shown = []
+        watcher = ToolCallWatcher(shown.append, enabled=True, names=names)
+        assert not any(watcher.feed(ch) for ch in text)
+        assert watcher.result(forced=False) == (text, ()) and "".join(shown) == text, "an answer in JSON is shown"
