@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mfs_desktop.runtime.mcp_client import CALL_SECONDS, McpConnection, McpTool, McpUnavailable
 from mfs_desktop.runtime.protocol import ToolCall, ToolSpec
+from mfs_desktop.runtime.tools import TOOLS
 from mfs_desktop.services.conversation.tools import ToolOutcome, readable_arguments
 from mfs_desktop.services.mcp.servers import known_tools, servers
 from mfs_desktop.store.database import Database
@@ -142,8 +143,9 @@ def toolbox_for(database: Database, approver: Approver = deny_every_call) -> Mcp
 
 
 def _named(tools: list[McpTool]) -> dict[str, McpTool]:
-    """A tool is offered by its own name; two servers with the same name get `server__tool`."""
-    counts: dict[str, int] = {}
+    """A tool is offered by its own name; one that two servers share, or that is the name of one
+    of the app's own tools (recall_history, read_document …), becomes `server__tool`."""
+    counts: dict[str, int] = {spec.name: 2 for spec in TOOLS}
     for tool in tools:
         counts[tool.name] = counts.get(tool.name, 0) + 1
     return {(tool.name if counts[tool.name] == 1 else f"{tool.server}__{tool.name}")[:64]: tool for tool in tools}

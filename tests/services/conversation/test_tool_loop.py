@@ -171,3 +171,13 @@ def test_a_bare_json_call_naming_an_offered_tool_is_a_call_and_other_json_an_ans
         watcher = ToolCallWatcher(shown.append, enabled=True, names=names)
         assert not any(watcher.feed(ch) for ch in text)
         assert watcher.result(forced=False) == (text, ()) and "".join(shown) == text, "an answer in JSON is shown"
+
+
+def test_an_mcp_tool_named_like_the_apps_own_or_anothers_is_offered_under_its_servers_name() -> None:
+    from mfs_desktop.runtime.mcp_client import McpTool
+    from mfs_desktop.services.mcp.toolbox import _named
+
+    named = _named([McpTool("docs", "read_document", ""), McpTool("a", "search", ""), McpTool("b", "search", ""),
+                    McpTool("a", "echo", "")])
+    assert sorted(named) == ["a__search", "b__search", "docs__read_document", "echo"]
+    assert named["docs__read_document"].name == "read_document", "the server is still asked by its own name"
