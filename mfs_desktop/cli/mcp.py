@@ -20,9 +20,8 @@ OpenSession = Callable[[argparse.Namespace], Any]
 
 
 def cmd_mcp(args: argparse.Namespace, open_session: OpenSession) -> int:
-    from mfs_desktop.runtime.mcp_client import McpServer, McpUnavailable
+    from mfs_desktop.runtime.mcp_client import McpServer
     from mfs_desktop.services.mcp.servers import (
-        ask_tools,
         known_tools,
         named_values,
         parse_mcp_json,
@@ -42,14 +41,14 @@ def cmd_mcp(args: argparse.Namespace, open_session: OpenSession) -> int:
                                         named_values(args.env or (), "="), args.cwd or "", args.url or "",
                                         named_values(args.header or (), "=")))
         print(f"added {args.name}")
-        return _tested(database, args.name, ask_tools, McpUnavailable)
+        return _tested(database, args.name)
     if args.action == "import":
         imported = parse_mcp_json(Path(args.name))
         for each in imported:
             save_server(session, each)
         print(f"imported {len(imported)} server(s): {', '.join(s.name for s in imported)}")
         failed = [each.name for each in imported if each.enabled and
-                  _tested(database, each.name, ask_tools, McpUnavailable) != 0]
+                  _tested(database, each.name) != 0]
         return 1 if failed else 0
     if args.action in ("remove", "enable", "disable", "test"):
         if not args.name:
@@ -59,7 +58,7 @@ def cmd_mcp(args: argparse.Namespace, open_session: OpenSession) -> int:
             print(f"removed {args.name}")
             return 0
         if args.action == "test":
-            return _tested(database, args.name, ask_tools, McpUnavailable)
+            return _tested(database, args.name)
         set_enabled(database, args.name, args.action == "enable")
         print(f"{args.name} {args.action}d")
         return 0
@@ -83,11 +82,14 @@ def cmd_mcp(args: argparse.Namespace, open_session: OpenSession) -> int:
     return 0
 
 
-def _tested(database, name: str, ask_tools, unavailable) -> int:
+def _tested(database: Any, name: str) -> int:
     """Start the server and list its tools; a server that does not answer stays configured."""
+    from mfs_desktop.runtime.mcp_client import McpUnavailable
+    from mfs_desktop.services.mcp.servers import ask_tools
+
     try:
         tools = ask_tools(database, name)
-    except unavailable as problem:
+    except McpUnavailable as problem:
         print(f"{name} did not answer: {problem}", file=sys.stderr)
         return 1
     print(f"{name} offers {len(tools)} tool(s): {', '.join(t.name for t in tools)}")

@@ -5,8 +5,12 @@ denied without a terminal, run with --approve-tools — with every call in the t
 from __future__ import annotations
 
 import json
+import os
 import sys
 
+from mcp_servers import connected_when_up, http_server
+
+from mfs_desktop.runtime.mcp_client import McpServer
 from mfs_desktop.services.unlock import DataDir
 from tests.conftest import PASSPHRASE, REPO, run_cli
 
@@ -87,30 +91,14 @@ def test_chat_asks_before_a_tool_runs_and_denies_without_a_terminal(tmp_path) ->
 
 def test_a_streamable_http_server_is_added_and_listed_with_its_tools(tmp_path) -> None:
     """The npm reference server over HTTP (installed by scripts/bootstrap --tests)."""
-    import os
-    import subprocess
-    import time
-
-    from http_servers import free_port
-
     everything = REPO / ".venv" / "mcp-npm" / "node_modules" / ".bin" / "mcp-server-everything"
     assert everything.exists(), "installed by scripts/bootstrap --tests"
-    port = free_port()
-    server = subprocess.Popen([str(everything), "streamableHttp"], env={**os.environ, "PORT": str(port)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     data = tmp_path / "d"
-    try:
-        url = f"http://127.0.0.1:{port}/mcp"
-        deadline = time.monotonic() + 30
+    with http_server([str(everything), "streamableHttp"], env=os.environ) as url:
+        connected_when_up(McpServer("probe", url=url)).close()  # up before the command line asks it
         added = run_cli("mcp", "add", "everything", "--url", url, "--header", "X-Client=mfs", data_dir=data)
-        while added.returncode != 0 and time.monotonic() < deadline:  # the server may still be starting
-            time.sleep(0.5)
-            added = run_cli("mcp", "test", "everything", data_dir=data)
         assert added.returncode == 0, added.stderr
         [listed] = _listed(data)
         assert listed["transport"] == "http" and listed["url"] == url and listed["headers"] == ["X-Client"]
         assert "echo" in {tool["name"] for tool in listed["tools"]}
         assert all(tool["description"] for tool in listed["tools"])
-    finally:
-        server.terminate()
-        server.wait(10)

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import threading
 import time
 
 import pytest
-from http_servers import free_port
+from mcp_servers import connected_when_up, http_server
 
 from mfs_desktop.runtime.mcp_client import McpConnection, McpServer, McpUnavailable
 from tests.conftest import REPO
@@ -92,28 +91,12 @@ def test_a_server_that_cannot_start_is_refused_plainly_and_in_bounded_time(serve
 
 
 def test_a_streamable_http_server_with_a_header_answers() -> None:
-    port = free_port()
-    process = subprocess.Popen([sys.executable, WORKBENCH, "--http", str(port)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    try:
-        connection = None
-        deadline = time.monotonic() + 30
-        while connection is None:
-            try:
-                connection = McpConnection(McpServer("web", url=f"http://127.0.0.1:{port}/mcp",
-                                                     headers=(("Authorization", "Bearer test-token"),)),
-                                           start_seconds=5)
-            except McpUnavailable:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+    with http_server([sys.executable, WORKBENCH, "--http", "{port}"]) as url:
+        connection = connected_when_up(McpServer("web", url=url, headers=(("Authorization", "Bearer test-token"),)))
         try:
             assert "echo" in {tool.name for tool in connection.tools()}
             assert connection.call("echo", {"text": "über HTTP"}).text == "über HTTP"
         finally:
             connection.close()
-    finally:
-        process.terminate()
-        process.wait(10)
     with pytest.raises(McpUnavailable):
-        McpConnection(McpServer("gone", url=f"http://127.0.0.1:{port}/mcp"), start_seconds=5)
+        McpConnection(McpServer("gone", url=url), start_seconds=5)

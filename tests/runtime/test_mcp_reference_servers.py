@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 
-from http_servers import free_port
+from mcp_servers import connected_when_up, http_server
 
-from mfs_desktop.runtime.mcp_client import McpConnection, McpServer, McpUnavailable
+from mfs_desktop.runtime.mcp_client import McpConnection, McpServer
 from tests.conftest import REPO
 
 NPM_BIN = REPO / ".venv" / "mcp-npm" / "node_modules" / ".bin"
@@ -59,26 +58,13 @@ def test_the_everything_server_over_stdio_echoes() -> None:
 
 
 def test_the_everything_server_over_streamable_http_echoes() -> None:
-    port = free_port()
-    process = subprocess.Popen([_npm("mcp-server-everything"), "streamableHttp"], env={**os.environ, "PORT": str(port)},
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline, connection = time.monotonic() + 30, None
-        while connection is None:
-            try:
-                connection = _session(McpServer("everything-http", url=f"http://127.0.0.1:{port}/mcp"), 5)
-            except McpUnavailable:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+    with http_server([_npm("mcp-server-everything"), "streamableHttp"], env=os.environ) as url:
+        connection = connected_when_up(McpServer("everything-http", url=url))
         try:
             assert "echo" in {tool.name for tool in connection.tools()}
             assert "over HTTP" in connection.call("echo", {"message": "over HTTP"}).text
         finally:
             connection.close()
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_the_filesystem_server_lists_and_reads_only_inside_its_folder(tmp_path) -> None:

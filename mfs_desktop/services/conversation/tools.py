@@ -31,6 +31,11 @@ class ToolOutcome:
     server: str = ""  # the MCP server that ran it; "" for the app's own tools
     approval: str = ""  # how the person approved it ("once", "always", "deny"); "" where none was asked
 
+    @classmethod
+    def since(cls, started: float, text: str, status: str, server: str = "", approval: str = "") -> ToolOutcome:
+        """An outcome timed from `started` (time.perf_counter) to now."""
+        return cls(text, status, round((time.perf_counter() - started) * 1000, 3), server, approval)
+
 
 class ExternalTools(Protocol):
     """Tools from outside the app (services/mcp/toolbox.py): offered per conversation, run approved."""
@@ -54,6 +59,17 @@ def readable_arguments(raw: str | None) -> str:
         return json.dumps(json.loads(raw or "{}"), ensure_ascii=False)
     except ValueError:
         return raw or ""
+
+
+def call_arguments(call: ToolCall) -> dict:
+    """A call's arguments as the JSON object they must be, or ToolError saying what they are not."""
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except ValueError:
+        raise ToolError("arguments are not valid JSON") from None
+    if not isinstance(arguments, dict):
+        raise ToolError("arguments must be a JSON object")
+    return arguments
 
 
 def _integer(arguments: dict, name: str, minimum: int) -> int:
@@ -118,12 +134,7 @@ class ToolRunner:
             return self.external.run(call, cancel)
         started = time.perf_counter()
         try:
-            try:
-                arguments = json.loads(call.arguments or "{}")
-            except ValueError:
-                raise ToolError("arguments are not valid JSON") from None
-            if not isinstance(arguments, dict):
-                raise ToolError("arguments must be a JSON object")
+            arguments = call_arguments(call)
             handler = {"recall_history": self._recall_history, "record_value": self._record_value,
                        "read_document": self._read_document}.get(call.name)
             if handler is None:
@@ -131,7 +142,7 @@ class ToolRunner:
             text, status = handler(conversation_id, arguments, call_uid), "ok"
         except ToolError as problem:
             text, status = f"error: {problem}", "error"
-        return ToolOutcome(text, status, round((time.perf_counter() - started) * 1000, 3))
+        return ToolOutcome.since(started, text, status)
 
     def _recall_history(self, conversation_id: str, arguments: dict, call_uid: int) -> str:
         start, end = _integer(arguments, "uid_start", 1), _integer(arguments, "uid_end", 1)

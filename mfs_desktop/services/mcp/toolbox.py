@@ -5,7 +5,6 @@ model as a tool error; nothing here raises into the answer."""
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 from mfs_desktop.runtime.mcp_client import CALL_SECONDS, McpConnection, McpTool, McpUnavailable
 from mfs_desktop.runtime.protocol import ToolCall, ToolSpec
 from mfs_desktop.runtime.tools import TOOLS
-from mfs_desktop.services.conversation.tools import ToolOutcome, readable_arguments
+from mfs_desktop.services.conversation.tools import ToolError, ToolOutcome, call_arguments, readable_arguments
 from mfs_desktop.services.mcp.servers import known_tools, servers
 from mfs_desktop.store.database import Database
 from mfs_desktop.store.settings import SettingsStore
@@ -74,30 +73,24 @@ class McpToolbox:
     def owns_any(self) -> bool:
         return bool(self._by_name)
 
-    def server_of(self, name: str) -> str:
-        tool = self._by_name.get(name)
-        return tool.server if tool else ""
-
     def run(self, call: ToolCall, cancel: threading.Event | None = None) -> ToolOutcome:
         started = time.perf_counter()
         tool = self._by_name[call.name]
         try:
-            arguments = json.loads(call.arguments or "{}")
-        except ValueError:
-            return _outcome("error: arguments are not valid JSON", "error", started, tool.server, "")
-        if not isinstance(arguments, dict):
-            return _outcome("error: arguments must be a JSON object", "error", started, tool.server, "")
+            arguments = call_arguments(call)
+        except ToolError as problem:
+            return ToolOutcome.since(started, f"error: {problem}", "error", tool.server)
         approval = self._approval(tool, call.arguments)
         if approval == DENY:
-            return _outcome("error: the person denied this call", "error", started, tool.server, DENY)
+            return ToolOutcome.since(started, "error: the person denied this call", "error", tool.server, DENY)
         try:
             result = self._connection(tool.server).call(tool.name, arguments, cancel=cancel,
                                                         timeout=self._call_seconds)
         except McpUnavailable as problem:
             if problem.closed:
                 self._forget(tool.server)
-            return _outcome(f"error: {problem}", "error", started, tool.server, approval)
-        return _outcome(result.text, "error" if result.is_error else "ok", started, tool.server, approval)
+            return ToolOutcome.since(started, f"error: {problem}", "error", tool.server, approval)
+        return ToolOutcome.since(started, result.text, "error" if result.is_error else "ok", tool.server, approval)
 
     def _approval(self, tool: McpTool, raw_arguments: str) -> str:
         key = f"{tool.server}/{tool.name}"
@@ -149,7 +142,3 @@ def _named(tools: list[McpTool]) -> dict[str, McpTool]:
     for tool in tools:
         counts[tool.name] = counts.get(tool.name, 0) + 1
     return {(tool.name if counts[tool.name] == 1 else f"{tool.server}__{tool.name}")[:64]: tool for tool in tools}
-
-
-def _outcome(text: str, status: str, started: float, server: str, approval: str) -> ToolOutcome:
-    return ToolOutcome(text, status, round((time.perf_counter() - started) * 1000, 3), server, approval)
